@@ -1,0 +1,158 @@
+"""Settings are read once, at import, from the environment: each case imports them for real in a
+fresh interpreter with only the variables it sets."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+OUR_VARIABLES = {
+    "NYET_ENV",
+    "SECRET_KEY",
+    "DEBUG",
+    "ALLOWED_HOSTS",
+    "DATABASE_URL",
+    "CELERY_BROKER_URL",
+    "REDIS_URL",
+    "CELERY_TASK_ALWAYS_EAGER",
+}
+PRINT_SETTINGS = """
+import json
+
+import django
+
+django.setup()
+
+from django.conf import settings
+
+from nyet_site import celery_app
+
+print(json.dumps({
+    "DEBUG": settings.DEBUG,
+    "ALLOWED_HOSTS": settings.ALLOWED_HOSTS,
+    "DATABASE": {k: settings.DATABASES["default"][k] for k in ("ENGINE", "NAME", "HOST", "USER")},
+    "broker_url": celery_app.conf.broker_url,
+    "task_always_eager": celery_app.conf.task_always_eager,
+}))
+"""
+REAL_KEY = "a-real-secret-key-of-fifty-characters-or-so-0123456789"
+
+
+def import_settings(**env: str) -> subprocess.CompletedProcess:
+    environ = {k: v for k, v in os.environ.items() if k not in OUR_VARIABLES}
+    environ["DJANGO_SETTINGS_MODULE"] = "nyet_site.settings"
+    environ.update(env)
+    return subprocess.run(
+        [sys.executable, "-c", PRINT_SETTINGS],
+        cwd=PROJECT_DIR,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def settings_with(**env: str) -> dict:
+    process = import_settings(**env)
+    assert process.returncode == 0, process.stderr
+    return json.loads(process.stdout)
+
+
+def refusal_with(**env: str) -> str:
+    process = import_settings(**env)
+    assert process.returncode != 0, process.stdout
+    assert "django.core.exceptions.ImproperlyConfigured" in process.stderr, process.stderr
+    return process.stderr.strip().splitlines()[-1]
+
+
+def test_development_needs_no_variable():
+    loaded = settings_with()
+
+    assert loaded["DEBUG"] is True
+    assert loaded["DATABASE"]["ENGINE"] == "django.db.backends.sqlite3"
+    assert loaded["DATABASE"]["NAME"] == str(PROJECT_DIR / "db.sqlite3")
+    assert loaded["broker_url"] == "memory://"
+    assert loaded["task_always_eager"] is True
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {},
+        {"SECRET_KEY": ""},
+        {"SECRET_KEY": settings.DEV_SECRET_KEY},
+    ],
+    ids=["unset", "empty", "development default"],
+)
+def test_production_refuses_the_development_secret_key(env):
+    refusal = refusal_with(NYET_ENV="production", DEBUG="false", **env)
+
+    assert "SECRET_KEY" in refusal
+
+
+@pytest.mark.parametrize("debug", ["true", "1", "on"])
+def test_production_refuses_debug_on(debug):
+    refusal = refusal_with(NYET_ENV="production", SECRET_KEY=REAL_KEY, DEBUG=debug)
+
+    assert "DEBUG" in refusal
+
+
+@pytest.mark.parametrize("debug", ["false", "0", ""], ids=["false", "0", "unset"])
+def test_production_starts_with_a_real_key_and_debug_off(debug):
+    loaded = settings_with(
+        NYET_ENV="production",
+        SECRET_KEY=REAL_KEY,
+        DEBUG=debug,
+        ALLOWED_HOSTS="nyet.example.org, www.nyet.example.org",
+    )
+
+    assert loaded["DEBUG"] is False
+    assert loaded["ALLOWED_HOSTS"] == ["nyet.example.org", "www.nyet.example.org"]
+
+
+def test_an_unknown_environment_is_refused():
+    assert "NYET_ENV" in refusal_with(NYET_ENV="prod")
+
+
+def test_an_unreadable_debug_is_refused():
+    assert "DEBUG" in refusal_with(DEBUG="maybe")
+
+
+def test_a_postgresql_database_url_selects_postgresql():
+    loaded = settings_with(DATABASE_URL="postgresql://nyet@db.example.org:5432/nyet")
+
+    assert loaded["DATABASE"] == {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": "nyet",
+        "HOST": "db.example.org",
+        "USER": "nyet",
+    }
+
+
+def test_an_empty_database_url_means_sqlite():
+    loaded = settings_with(DATABASE_URL="")
+
+    assert loaded["DATABASE"]["ENGINE"] == "django.db.backends.sqlite3"
+
+
+def test_celery_takes_its_broker_from_redis_url():
+    loaded = settings_with(REDIS_URL="redis://127.0.0.1:6379/0")
+
+    assert loaded["broker_url"] == "redis://127.0.0.1:6379/0"
+    assert loaded["task_always_eager"] is False
+
+
+def test_celery_broker_url_wins_over_redis_url():
+    loaded = settings_with(
+        CELERY_BROKER_URL="redis://127.0.0.1:6379/1",
+        REDIS_URL="redis://127.0.0.1:6379/0",
+        CELERY_TASK_ALWAYS_EAGER="true",
+    )
+
+    assert loaded["broker_url"] == "redis://127.0.0.1:6379/1"
+    assert loaded["task_always_eager"] is True
