@@ -116,6 +116,7 @@ TIME_ZONE = "UTC"
 USE_TZ = True
 
 STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"  # filled by collectstatic, for production
 
 # Celery reads every CELERY_* setting here (nyet_site/celery.py). With no broker configured, tasks
