@@ -1,0 +1,91 @@
+"""The rules of Nyet!, in pure Python: no Django, no clock, no global random.
+
+The public API, all importable from ``games.engine``::
+
+    state = new_game(players=4, seed=1234, target=None)   # round 1 dealt from the seed
+    to_act(state)                  # seats that may move now: (2,), or several while discarding
+    legal_moves(state, seat)       # every move that seat may make now
+    state = apply(state, move)     # a new state; IllegalMove (state unchanged) if refused
+    view(state, seat)              # a JSON dict of exactly what that seat may see
+    state_to_json(state) / state_from_json(data)   # storage form, secrets included
+    move_to_json(move) / move_from_json(data)      # {"seat": 0, "play": "Y7"} and friends
+    replay(players, seed, target, moves)           # seed + move log rebuild the game
+
+Moves: ``PlaceToken(seat, line, box)``, ``ChooseTeams(seat, team, bonus)``,
+``Discard(seat, cards)``, ``PassCard(seat, card)``, ``PlayCard(seat, card)``.
+A ``GameState`` is never changed in place. ``IllegalMove`` has a ``code`` for programs and a
+``message`` (marked for translation) for players.
+
+The rules themselves live in small modules named after the game: ``cards``, ``board``,
+``tricks``, ``scoring``; ``state`` ties them into a game.
+"""
+
+from .board import LINES, Terms, Token
+from .cards import PLAYER_COUNTS, SETUPS
+from .errors import IllegalMove
+from .moves import (
+    ChooseTeams,
+    Discard,
+    Move,
+    PassCard,
+    PlaceToken,
+    PlayCard,
+    move_from_json,
+    move_to_json,
+)
+from .serialize import state_from_json, state_to_json
+from .state import (
+    BOARD,
+    DISCARD,
+    OVER,
+    PHASES,
+    TEAMS,
+    TRICKS,
+    GameState,
+    RoundResult,
+    Trick,
+    apply,
+    game_standings,
+    legal_moves,
+    new_game,
+    replay,
+    to_act,
+    with_deal,
+)
+from .view import view
+
+__all__ = [
+    "BOARD",
+    "DISCARD",
+    "LINES",
+    "OVER",
+    "PHASES",
+    "PLAYER_COUNTS",
+    "SETUPS",
+    "TEAMS",
+    "TRICKS",
+    "ChooseTeams",
+    "Discard",
+    "GameState",
+    "IllegalMove",
+    "Move",
+    "PassCard",
+    "PlaceToken",
+    "PlayCard",
+    "RoundResult",
+    "Terms",
+    "Token",
+    "Trick",
+    "apply",
+    "game_standings",
+    "legal_moves",
+    "move_from_json",
+    "move_to_json",
+    "new_game",
+    "replay",
+    "state_from_json",
+    "state_to_json",
+    "to_act",
+    "view",
+    "with_deal",
+]

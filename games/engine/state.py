@@ -1,0 +1,548 @@
+"""The state of a game of Nyet!, and the moves that change it.
+
+A ``GameState`` is never changed in place: ``apply`` returns a new one and leaves the old one as
+it was, also when it refuses the move. Chance comes only from the game's seed: the deal of round
+``n`` is a shuffle by ``random.Random`` seeded with the seed and ``n``, so the same seed and moves
+always give the same game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from functools import cache
+from itertools import combinations
+from typing import NamedTuple
+
+from .board import BOXES, LINES, Terms, Token, first_open, terms_of
+from .cards import PLAYER_COUNTS, SETUPS, VALUE, deck, sort_cards
+from .errors import IllegalMove, gettext_noop
+from .moves import ChooseTeams, Discard, Move, PassCard, PlaceToken, PlayCard
+from .scoring import round_scores, standings
+from .tricks import SUITS, loot, winning_index
+
+BOARD = "board"
+TEAMS = "teams"
+DISCARD = "discard"  # discard or pass, as line 2 says
+TRICKS = "tricks"
+OVER = "over"
+PHASES = (BOARD, TEAMS, DISCARD, TRICKS, OVER)
+
+
+class Trick(NamedTuple):
+    """A finished trick: cards in play order, starting with the leader's."""
+
+    leader: int
+    cards: tuple[str, ...]
+    winner: int
+    loot: tuple[str, ...]
+
+
+class RoundResult(NamedTuple):
+    """What a finished round leaves on the scorepad."""
+
+    dealer: int
+    terms: Terms
+    teams: tuple[tuple[int, ...], tuple[int, ...]]
+    bonus: int | None
+    tricks: tuple[int, ...]  # tricks won per seat
+    loot: tuple[int, ...]  # loot cards captured per seat
+    scores: tuple[int, ...]
+
+
+class GameState:
+    """Everything about a game, secrets included. Treat it as immutable; show a seat ``view()``.
+
+    Game: ``players``, ``seed``, ``target`` (point target, or None for the fixed round count),
+    ``first_dealer``, ``results`` (one ``RoundResult`` per finished round).
+    The round in play: ``dealer``, ``phase``, ``turn`` (who acts in the board, teams and tricks
+    phases), ``hands``, ``out_of_play`` (2 players only), ``tokens``, ``open`` (open boxes per
+    line), ``terms``, ``teams``, ``bonus``, ``choices`` (each seat's discard or pass, None until
+    made; applied when all are made), ``trick`` (cards played to the current trick, led by
+    ``leader``), ``tricks`` (finished ones), ``tricks_won`` and ``loot_won`` per seat.
+    """
+
+    players: int
+    seed: int
+    target: int | None
+    first_dealer: int
+    results: tuple[RoundResult, ...]
+    dealer: int
+    phase: str
+    turn: int
+    hands: tuple[tuple[str, ...], ...]
+    out_of_play: tuple[str, ...]
+    tokens: tuple[Token, ...]
+    open: dict[str, tuple[str, ...]]
+    terms: Terms | None
+    teams: tuple[tuple[int, ...], tuple[int, ...]] | None
+    bonus: int | None
+    choices: tuple[tuple[str, ...] | None, ...]
+    trick: tuple[str, ...]
+    leader: int
+    tricks: tuple[Trick, ...]
+    tricks_won: tuple[int, ...]
+    loot_won: tuple[int, ...]
+
+    def _evolve(self) -> GameState:
+        new = object.__new__(GameState)
+        new.__dict__ = self.__dict__.copy()
+        return new
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameState) and self.__dict__ == other.__dict__
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameState {self.players}p round {self.round} {self.phase}"
+            f" tokens={len(self.tokens)} tricks={len(self.tricks)}>"
+        )
+
+    @property
+    def round(self) -> int:
+        """Number of the round in play (1-based); after the game, the number of rounds played."""
+        return len(self.results) + (self.phase != OVER)
+
+    @property
+    def team_of(self) -> tuple[int, ...]:
+        """0 for each seat of the first player's team, 1 for the others (once teams are set)."""
+        return _team_of(self.teams)
+
+
+@cache
+def _team_of(teams: tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[int, ...]:
+    team_of = [0] * (len(teams[0]) + len(teams[1]))
+    for s in teams[1]:
+        team_of[s] = 1
+    return tuple(team_of)
+
+
+# --- starting ---------------------------------------------------------------------------------
+
+
+def new_game(players: int, seed: int, target: int | None = None) -> GameState:
+    """A new game with round 1 dealt. ``target`` plays to a point target instead of fixed rounds."""
+    if players not in PLAYER_COUNTS:
+        raise ValueError(f"Nyet! is for 2 to 5 players, not {players}")
+    if target is not None and target <= 0:
+        raise ValueError("the point target must be positive")
+    state = object.__new__(GameState)
+    state.players = players
+    state.seed = seed
+    state.target = target
+    state.first_dealer = random.Random(f"nyet/{seed}/dealer").randrange(players)
+    state.results = ()
+    return _deal(state, state.first_dealer, _shuffled_hands(players, seed, 1))
+
+
+def with_deal(state: GameState, dealer: int, hands: Sequence[Iterable[str]]) -> GameState:
+    """The same game with the round in play dealt anew: this dealer, these hands.
+
+    For a known deal (the rules vectors, tests); the next rounds are dealt from the seed again.
+    """
+    cards = deck(state.players)
+    counted = sort_cards(c for hand in hands for c in hand)
+    if len(hands) != state.players or any(c not in VALUE for c in counted):
+        raise ValueError("one hand of real cards per seat")
+    rest = list(cards)
+    for c in counted:
+        rest.remove(c)  # raises ValueError for a card dealt more often than the deck holds
+    hands = [sort_cards(h) for h in hands]
+    if any(len(h) != SETUPS[state.players].hand for h in hands):
+        raise ValueError("every hand must hold the setup's number of cards")
+    return _deal(state._evolve(), dealer, (tuple(hands), sort_cards(rest)))
+
+
+def _shuffled_hands(players: int, seed: int, round_number: int):
+    cards = list(deck(players))
+    random.Random(f"nyet/{seed}/round/{round_number}").shuffle(cards)
+    size = SETUPS[players].hand
+    hands = tuple(sort_cards(cards[s * size : (s + 1) * size]) for s in range(players))
+    return hands, sort_cards(cards[players * size :])
+
+
+def _deal(state: GameState, dealer: int, dealt) -> GameState:
+    """Start a round on ``state`` (a fresh copy, changed in place here)."""
+    n = state.players
+    state.dealer = dealer
+    state.hands, state.out_of_play = dealt
+    state.phase = BOARD
+    state.turn = dealer
+    state.tokens = ()
+    state.open = first_open(n)
+    state.terms = None
+    state.teams = None
+    state.bonus = None
+    state.choices = (None,) * n
+    state.trick = ()
+    state.leader = dealer
+    state.tricks = ()
+    state.tricks_won = (0,) * n
+    state.loot_won = (0,) * n
+    return state
+
+
+# --- who may act, and how ---------------------------------------------------------------------
+
+
+def to_act(state: GameState) -> tuple[int, ...]:
+    """The seats that may move now (several while discards and passes are chosen)."""
+    if state.phase == DISCARD:
+        return tuple(s for s, choice in enumerate(state.choices) if choice is None)
+    if state.phase == OVER:
+        return ()
+    return (state.turn,)
+
+
+# Moves are made once and shared: listing legal moves is on every bot's hot path.
+_TOKEN_MOVES = [
+    {line: {box: PlaceToken(seat, line, box) for box in BOXES[line]} for line in LINES}
+    for seat in range(5)
+]
+_PLAY_MOVES = [{c: PlayCard(seat, c) for c in VALUE} for seat in range(5)]
+# The seats in play order, by player count and leader.
+_SEATS_FROM = {n: [[(lead + k) % n for k in range(n)] for lead in range(n)] for n in PLAYER_COUNTS}
+
+
+def legal_moves(state: GameState, seat: int) -> list[Move]:
+    """Every move ``seat`` may make now (none when it is not that seat's turn)."""
+    phase = state.phase
+    if phase == TRICKS:
+        if seat != state.turn:
+            return []
+        hand = state.hands[seat]
+        trick = state.trick
+        if trick:
+            terms = state.terms
+            suit_of = SUITS[terms.trump, terms.super]
+            led = suit_of[trick[0]]
+            hand = [c for c in hand if suit_of[c] == led] or hand
+        plays = _PLAY_MOVES[seat]
+        return [plays[c] for c in dict.fromkeys(hand)]
+    if phase == BOARD:
+        if seat != state.turn:
+            return []
+        tokens = _TOKEN_MOVES[seat]
+        moves = []
+        for line, boxes in state.open.items():
+            if len(boxes) > 1:
+                on_line = tokens[line]
+                moves += [on_line[box] for box in boxes]
+        return moves
+    if phase == DISCARD:
+        if not 0 <= seat < state.players or state.choices[seat] is not None:
+            return []
+        return _discard_choices(state.terms.discard, seat, state.hands[seat])
+    if phase == TEAMS:
+        if seat != state.turn:
+            return []
+        return list(_team_choices(state.players, seat))
+    return []
+
+
+def _discard_choices(rule: str, seat: int, hand: tuple[str, ...]) -> list[Move]:
+    distinct = list(dict.fromkeys(hand))
+    if rule == "pass_left":
+        return [PassCard(seat, c) for c in distinct]
+    if rule == "2":
+        return [Discard(seat, pair) for pair in dict.fromkeys(combinations(hand, 2))]
+    if rule == "except_1":
+        distinct = [c for c in distinct if VALUE[c] != 1] or distinct
+    return [Discard(seat, (c,)) for c in distinct]
+
+
+def _team_sizes(players: int) -> tuple[int, ...]:
+    """Allowed sizes of the first player's team."""
+    return {3: (1, 2), 4: (2,), 5: (2, 3)}[players]
+
+
+@cache
+def _team_choices(players: int, first: int) -> tuple[ChooseTeams, ...]:
+    others = [s for s in range(players) if s != first]
+    choices = []
+    for size in _team_sizes(players):
+        for mates in combinations(others, size - 1):
+            team = (first, *mates)
+            other = tuple(s for s in others if s not in mates)
+            if players == 3:
+                choices.append(ChooseTeams(first, team, (team if size == 1 else other)[0]))
+            elif players == 4:
+                choices.append(ChooseTeams(first, team, None))
+            else:
+                for holder in team if size == 2 else other:
+                    choices.append(ChooseTeams(first, team, holder))
+    return tuple(choices)
+
+
+# --- applying a move --------------------------------------------------------------------------
+
+
+def apply(state: GameState, move: Move) -> GameState:
+    """The state after ``move``. Raises ``IllegalMove`` (and changes nothing) if it is refused."""
+    kind = type(move)
+    if kind is PlayCard and state.phase == TRICKS:  # most moves: checked in _play_card
+        return _play_card(state, move)
+    if state.phase == OVER:
+        raise IllegalMove("game_over", gettext_noop("The game is over."))
+    seat = move.seat
+    if type(seat) is not int or not 0 <= seat < state.players:
+        raise IllegalMove("no_such_seat", gettext_noop("There is no seat {seat}."), seat=seat)
+    if kind is PlaceToken:
+        return _place_token(state, move)
+    if kind is Discard or kind is PassCard:
+        return _choose_discard(state, move)
+    if kind is ChooseTeams:
+        return _choose_teams(state, move)
+    if kind is PlayCard:
+        _refuse_phase(state, TRICKS)
+    raise IllegalMove("malformed", gettext_noop("That move is not understood."))
+
+
+def _refuse_phase(state: GameState, wanted: str) -> None:
+    if state.phase != wanted:
+        messages = {
+            BOARD: gettext_noop("Tokens go on the board only during the NYET! phase."),
+            TEAMS: gettext_noop("Teams are chosen only when the board is done."),
+            DISCARD: gettext_noop("Cards are discarded or passed only before the first trick."),
+            TRICKS: gettext_noop("Cards are played only once discards and passes are done."),
+        }
+        raise IllegalMove("wrong_phase", messages[wanted])
+
+
+def _refuse_turn(state: GameState, seat: int) -> None:
+    if seat != state.turn:
+        raise IllegalMove("not_your_turn", gettext_noop("It is not your turn."))
+
+
+def _place_token(state: GameState, move: PlaceToken) -> GameState:
+    _refuse_phase(state, BOARD)
+    seat, line, box, _ = move
+    if seat != state.turn:
+        raise IllegalMove("not_your_turn", gettext_noop("It is not your turn."))
+    if line not in BOXES or box not in BOXES[line]:
+        raise IllegalMove(
+            "no_such_box",
+            gettext_noop("There is no box {box} on line {line}."),
+            line=line,
+            box=box,
+        )
+    boxes = state.open[line]
+    if box not in boxes:
+        if line == "first" and int(box) >= state.players:
+            raise IllegalMove(
+                "unused_character",
+                gettext_noop("Nobody sits at character {box}: its box stays covered all game."),
+                box=box,
+            )
+        raise IllegalMove("box_covered", gettext_noop("That box is already covered."))
+    if len(boxes) == 1:
+        raise IllegalMove(
+            "last_box",
+            gettext_noop("That is the last open box of its line: it can never be covered."),
+        )
+    new = state._evolve()
+    new.tokens = (*state.tokens, Token(seat, line, box))
+    i = boxes.index(box)
+    new.open = {**state.open, line: boxes[:i] + boxes[i + 1 :]}
+    if len(new.tokens) < state.players + 14:
+        new.turn = (seat + 1) % state.players
+        return new
+    terms = new.terms = terms_of(new.open)
+    if state.players == 2:
+        other = 1 - terms.first
+        return _start_discard(new, ((terms.first,), (other,)), None)
+    new.phase = TEAMS
+    new.turn = terms.first
+    return new
+
+
+def _choose_teams(state: GameState, move: ChooseTeams) -> GameState:
+    _refuse_phase(state, TEAMS)
+    _refuse_turn(state, move.seat)
+    teams, bonus = check_teams(state.players, move.seat, move.team, move.bonus)
+    return _start_discard(state._evolve(), teams, bonus)
+
+
+def check_teams(
+    players: int, first: int, team: Sequence[int], bonus: int | None
+) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], int | None]:
+    """The teams and bonus holder the first player's choice makes; ``IllegalMove`` if refused."""
+    if players == 2:
+        raise IllegalMove("no_team_choice", gettext_noop("With 2 players each plays alone."))
+    if any(type(s) is not int or not 0 <= s < players for s in (*team, bonus or 0)):
+        raise IllegalMove("no_such_seat", gettext_noop("Choose players seated at this table."))
+    if len(set(team)) != len(team):
+        raise IllegalMove("team_twice", gettext_noop("Name each player of your team once."))
+    if first not in team:
+        raise IllegalMove("team_without_first", gettext_noop("Your team must include you."))
+    if len(team) not in _team_sizes(players):
+        messages = {
+            3: gettext_noop("With 3 players you play alone or take one partner."),
+            4: gettext_noop("With 4 players you take exactly one partner."),
+            5: gettext_noop("With 5 players you take one or two partners."),
+        }
+        raise IllegalMove("team_size", messages[players])
+    mine = tuple(sorted(team))
+    others = tuple(s for s in range(players) if s not in team)
+    if players == 3:
+        solo = (mine if len(mine) == 1 else others)[0]
+        if bonus not in (None, solo):
+            raise IllegalMove(
+                "bonus_holder", gettext_noop("With 3 players the solo player holds the bonus card.")
+            )
+        bonus = solo
+    elif players == 4:
+        if bonus is not None:
+            raise IllegalMove(
+                "bonus_holder", gettext_noop("With 4 players there is no bonus card.")
+            )
+    elif bonus not in (mine if len(mine) == 2 else others):
+        raise IllegalMove(
+            "bonus_holder",
+            gettext_noop("Give the bonus card to a player of the two-player team."),
+        )
+    return (mine, others), bonus
+
+
+def _start_discard(new: GameState, teams, bonus: int | None) -> GameState:
+    new.teams = teams
+    new.bonus = bonus
+    if new.terms.discard == "none":
+        return _start_tricks(new)
+    new.phase = DISCARD
+    return new
+
+
+def check_discard(rule: str, hand: Sequence[str], cards: Sequence[str]) -> None:
+    """Refuse (``IllegalMove``) cards that may not be discarded (or passed) under line 2's rule."""
+    count = {"none": 0, "1": 1, "2": 2, "except_1": 1, "pass_left": 1}[rule]
+    if len(cards) != count:
+        messages = {
+            0: gettext_noop("No card is discarded this round."),
+            1: gettext_noop("Choose exactly one card."),
+            2: gettext_noop("Choose exactly two cards."),
+        }
+        raise IllegalMove("card_count", messages[count])
+    rest = list(hand)
+    for c in cards:
+        if c not in rest:
+            raise IllegalMove("not_in_hand", gettext_noop("You do not hold {card}."), card=c)
+        rest.remove(c)
+    if rule == "except_1" and VALUE[cards[0]] == 1 and any(VALUE[c] != 1 for c in hand):
+        raise IllegalMove(
+            "discard_a_1",
+            gettext_noop("This round you may not discard a 1 while you hold another card."),
+        )
+
+
+def _choose_discard(state: GameState, move: Discard | PassCard) -> GameState:
+    _refuse_phase(state, DISCARD)
+    seat = move.seat
+    if state.choices[seat] is not None:
+        raise IllegalMove(
+            "already_chosen", gettext_noop("You have already made your choice for this round.")
+        )
+    rule = state.terms.discard
+    if rule == "pass_left" and type(move) is Discard:
+        raise IllegalMove(
+            "must_pass", gettext_noop("This round you pass a card to the left; nobody discards.")
+        )
+    if rule != "pass_left" and type(move) is PassCard:
+        raise IllegalMove("must_discard", gettext_noop("This round you discard; nobody passes."))
+    cards = move.cards if type(move) is Discard else (move.card,)
+    check_discard(rule, state.hands[seat], cards)
+    new = state._evolve()
+    choices = list(state.choices)
+    choices[seat] = sort_cards(cards)
+    new.choices = tuple(choices)
+    if None in choices:
+        return new
+    # Everyone has chosen: only now do the cards leave the hands (and passes arrive).
+    hands = [list(h) for h in state.hands]
+    n = state.players
+    for s, chosen in enumerate(choices):
+        for c in chosen:
+            hands[s].remove(c)
+        if rule == "pass_left":
+            hands[(s + 1) % n].append(chosen[0])
+    new.hands = tuple(sort_cards(h) for h in hands)
+    return _start_tricks(new)
+
+
+def _start_tricks(new: GameState) -> GameState:
+    new.phase = TRICKS
+    new.leader = new.turn = new.terms.first
+    new.trick = ()
+    return new
+
+
+def _play_card(state: GameState, move: PlayCard) -> GameState:
+    seat, c, _ = move
+    if seat != state.turn:
+        raise IllegalMove("not_your_turn", gettext_noop("It is not your turn."))
+    hand = state.hands[seat]
+    if c not in hand:
+        raise IllegalMove("not_in_hand", gettext_noop("You do not hold {card}."), card=c)
+    terms = state.terms
+    trick = state.trick
+    if trick:
+        suit_of = SUITS[terms.trump, terms.super]
+        led = suit_of[trick[0]]
+        if suit_of[c] != led and any(suit_of[h] == led for h in hand):
+            raise IllegalMove("must_follow", gettext_noop("You must follow the suit led."))
+    new = state._evolve()
+    i = hand.index(c)
+    hands = list(state.hands)
+    hands[seat] = hand[:i] + hand[i + 1 :]
+    new.hands = tuple(hands)
+    trick = (*trick, c)
+    n = state.players
+    if len(trick) < n:
+        new.trick = trick
+        new.turn = (seat + 1) % n
+        return new
+    leader = state.leader
+    winner = (leader + winning_index(trick, terms.trump, terms.super)) % n
+    taken = tuple(loot(trick, _SEATS_FROM[n][leader], winner, state.team_of))
+    new.tricks = (*state.tricks, Trick(leader, trick, winner, taken))
+    won = list(state.tricks_won)
+    won[winner] += 1
+    new.tricks_won = tuple(won)
+    if taken:
+        looted = list(state.loot_won)
+        looted[winner] += len(taken)
+        new.loot_won = tuple(looted)
+    new.trick = ()
+    new.leader = new.turn = winner
+    if hands[winner]:
+        return new
+    return _end_round(new)
+
+
+def _end_round(new: GameState) -> GameState:
+    terms = new.terms
+    scores = round_scores(new.teams, new.bonus, terms.points, new.tricks_won, new.loot_won)
+    result = RoundResult(
+        new.dealer, terms, new.teams, new.bonus, new.tricks_won, new.loot_won, tuple(scores)
+    )
+    new.results = (*new.results, result)
+    if standings(new.players, new.target, [r.scores for r in new.results]).over:
+        new.phase = OVER
+        return new
+    dealer = (new.dealer + 1) % new.players
+    return _deal(new, dealer, _shuffled_hands(new.players, new.seed, len(new.results) + 1))
+
+
+def game_standings(state: GameState):
+    """Totals, whether the game is over, and its winners."""
+    return standings(state.players, state.target, [r.scores for r in state.results])
+
+
+def replay(players: int, seed: int, target: int | None, moves: Iterable[Move]) -> GameState:
+    """The state after these moves from a new game: the move log and the seed rebuild a game."""
+    state = new_game(players, seed, target)
+    for move in moves:
+        state = apply(state, move)
+    return state

@@ -1,0 +1,83 @@
+"""Playing to a Trick, who takes it, and its Loot (RULES.md, "Supertrumps" to "Loot").
+
+These are plain functions of cards and terms so that bots can call them on what a seat sees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import ALL_CARDS, COLOR, COLORS, VALUE
+
+TRUMP = "trump"
+
+
+def _suits(trump: str, super_: str) -> dict[str, str]:
+    return {
+        c: TRUMP if COLOR[c] == trump or (VALUE[c] == 1 and COLOR[c] == super_) else COLOR[c]
+        for c in ALL_CARDS
+    }
+
+
+# Each card's suit during play, by (trump, supertrump): ``TRUMP`` for trump-color cards and
+# supertrumps, else its color. The three 1s of the supertrump color are trumps, whatever color
+# is printed on them. Built once: the trick phase looks suits up on every move.
+SUITS = {(t, s): _suits(t, s) for t in COLORS for s in (*COLORS, "none")}
+
+
+def suits(trump: str, super_: str) -> dict[str, str]:
+    """Each card's suit during play with these terms (see ``SUITS``)."""
+    return SUITS[trump, super_]
+
+
+def is_supertrump(card: str, super_: str) -> bool:
+    return VALUE[card] == 1 and COLOR[card] == super_
+
+
+def legal_cards(hand: Sequence[str], trick: Sequence[str], trump: str, super_: str) -> list[str]:
+    """The distinct cards of ``hand`` that may be played to ``trick`` (the cards already in it)."""
+    if trick:
+        suit_of = suits(trump, super_)
+        led = suit_of[trick[0]]
+        following = [c for c in hand if suit_of[c] == led]
+        if following:
+            return list(dict.fromkeys(following))
+    return list(dict.fromkeys(hand))
+
+
+def _powers(trump: str, super_: str) -> dict[str, int]:
+    suit_of = SUITS[trump, super_]
+    return {
+        c: 100 if is_supertrump(c, super_) else 20 + VALUE[c] if suit_of[c] == TRUMP else VALUE[c]
+        for c in ALL_CARDS
+    }
+
+
+# How strongly each card takes a trick, among cards that can take it (trumps and the led suit).
+POWERS = {terms: _powers(*terms) for terms in SUITS}
+ONES = frozenset(c for c in ALL_CARDS if VALUE[c] == 1)
+
+
+def winning_index(cards: Sequence[str], trump: str, super_: str) -> int:
+    """Index (in play order) of the card that takes the trick.
+
+    The last supertrump wins; else the highest trump; else the highest card of the led suit.
+    Equal cards: the one played last wins.
+    """
+    suit_of = SUITS[trump, super_]
+    power = POWERS[trump, super_]
+    led = suit_of[cards[0]]
+    best_index, best = 0, -1
+    for index, c in enumerate(cards):
+        suit = suit_of[c]
+        if (suit == TRUMP or suit == led) and power[c] >= best:
+            best_index, best = index, power[c]
+    return best_index
+
+
+def loot(
+    cards: Sequence[str], seats: Sequence[int], winner: int, team_of: Sequence[int]
+) -> list[str]:
+    """The 1s that players outside the winner's team played into the trick."""
+    winners = team_of[winner]
+    return [c for c, s in zip(cards, seats) if c in ONES and team_of[s] != winners]  # noqa: B905
