@@ -54,10 +54,17 @@ VALUE = {c: int(c[1:]) for c in ALL_CARDS}
 SORT_KEY = {c: COLORS.index(c[0]) * 100 + VALUE[c] for c in ALL_CARDS}
 
 
-def deck(players: int) -> tuple[str, ...]:
-    """The cards used with this many players, sorted: three 1s and one of each 2..top per color."""
+def _deck(players: int) -> tuple[str, ...]:
     top = SETUPS[players].top_value
     return tuple(card(c, v) for c in COLORS for v in [1, 1, 1, *range(2, top + 1)])
+
+
+DECKS = {players: _deck(players) for players in PLAYER_COUNTS}
+
+
+def deck(players: int) -> tuple[str, ...]:
+    """The cards used with this many players, sorted: three 1s and one of each 2..top per color."""
+    return DECKS[players]
 
 
 def sort_cards(cards) -> tuple[str, ...]:
