@@ -1,2 +1,215 @@
-"""The game's tables. None yet: the rules engine (games/engine) comes first, then the models
-that store a game's seed and its move log (see ARCHITECTURE.md)."""
+"""The records of a game of Nyet!.
+
+The seed and the append-only ``MoveRecord`` log are the source of truth: replaying them through
+the engine rebuilds ``Game.state``. The other records (``Round``, ``BoardToken``, ``Trick``,
+``Play``) are written from the same moves so that stats and replays can query them.
+Models hold data and constraints only; every change goes through ``games.actions``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import LINES, SETUPS
+
+CHARACTERS = (_("Wolf"), _("Crane"), _("Tiger"), _("Bear"), _("Eagle"))
+CHARACTER_SYMBOLS = ("🐺", "🦩", "🐯", "🐻", "🦅")
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for players")
+        ACTIVE = "active", _("In play")
+        FINISHED = "finished", _("Finished")
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", _("Public: listed in the lobby")
+        PRIVATE = "private", _("Private: by invite link only")
+
+    class TimeControl(models.TextChoices):
+        LIVE = "live", _("Live")
+        CORRESPONDENCE = "correspondence", _("Correspondence")
+
+    players = models.PositiveSmallIntegerField(
+        _("players"), help_text=_("How many seats the table has, 2 to 5.")
+    )
+    target = models.PositiveIntegerField(
+        _("point target"),
+        null=True,
+        blank=True,
+        help_text=_("Play until someone reaches this many points instead of a fixed round count."),
+    )
+    time_control = models.CharField(
+        _("time control"), max_length=16, choices=TimeControl, default=TimeControl.LIVE
+    )
+    move_seconds = models.PositiveIntegerField(_("time per move, in seconds"), default=5 * 60)
+    visibility = models.CharField(
+        _("visibility"), max_length=8, choices=Visibility, default=Visibility.PUBLIC
+    )
+    invite_code = models.CharField(max_length=32, unique=True)
+    status = models.CharField(max_length=8, choices=Status, default=Status.OPEN, db_index=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    # Secret: the seed reveals every deal. Never shown to a player.
+    seed = models.BigIntegerField()
+    # Grows by one with every accepted move (and every lobby change); forms carry it.
+    version = models.PositiveIntegerField(default=0)
+    # The engine's GameState in its JSON form, secrets included: a cache of seed + moves.
+    state = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(players__gte=2) & Q(players__lte=5), name="game_players_2_to_5"
+            ),
+            models.CheckConstraint(
+                condition=Q(target__isnull=True) | Q(target__gt=0), name="game_target_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk}"
+
+    @property
+    def round_count(self) -> int | None:
+        """How many rounds are played; None when playing to a point target."""
+        return None if self.target else SETUPS[self.players].rounds
+
+
+class Seat(models.Model):
+    """A place at the table. Position ``p`` plays the ``p``-th character (line 1 of the board)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="seats"
+    )
+    score = models.IntegerField(default=0)  # running total of the finished rounds
+    # Set while this seat must act (several seats at once while discards are chosen).
+    acting_since = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_position_once"),
+            models.CheckConstraint(condition=Q(position__lte=4), name="seat_position_0_to_4"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.position}"
+
+    @property
+    def character(self) -> str:
+        return CHARACTERS[self.position]
+
+    @property
+    def symbol(self) -> str:
+        return CHARACTER_SYMBOLS[self.position]
+
+
+class Round(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()  # 1-based
+    dealer = models.PositiveSmallIntegerField()
+    # The terms, once the board is done.
+    first = models.PositiveSmallIntegerField(null=True, blank=True)
+    discard = models.CharField(max_length=10, blank=True)
+    trump = models.CharField(max_length=1, blank=True)
+    supertrump = models.CharField(max_length=4, blank=True)
+    points = models.SmallIntegerField(null=True, blank=True)
+    # Once the first player has chosen: [[seats of the first player's team], [the others]].
+    teams = models.JSONField(null=True, blank=True)
+    bonus = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Once the round is over, per seat.
+    tricks_won = models.JSONField(null=True, blank=True)
+    loot_won = models.JSONField(null=True, blank=True)
+    scores = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="round_number_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} round {self.number}"
+
+
+class BoardToken(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tokens")
+    seat = models.PositiveSmallIntegerField()
+    line = models.CharField(max_length=8, choices=[(line, line) for line in LINES])
+    box = models.CharField(max_length=10)
+    order = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["order"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "order"], name="token_order_once"),
+            models.UniqueConstraint(fields=["round", "line", "box"], name="token_box_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} token {self.order}: {self.line} {self.box}"
+
+
+class Trick(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tricks")
+    number = models.PositiveSmallIntegerField()  # 1-based within the round
+    leader = models.PositiveSmallIntegerField()
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    loot = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="trick_number_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} trick {self.number}"
+
+
+class Play(models.Model):
+    trick = models.ForeignKey(Trick, on_delete=models.CASCADE, related_name="plays")
+    seat = models.PositiveSmallIntegerField()
+    card = models.CharField(max_length=3)
+    order = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["order"]
+        constraints = [
+            models.UniqueConstraint(fields=["trick", "order"], name="play_order_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.trick} play {self.order}: {self.card}"
+
+
+class MoveRecord(models.Model):
+    """The append-only move log. With the seed it rebuilds the game."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField()  # 1-based, gapless
+    seat = models.PositiveSmallIntegerField()
+    move = models.JSONField()  # the engine's JSON form: {"seat": 0, "play": "Y7"}
+    round = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    by_bot = models.BooleanField(default=False)
+    timeout = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="move_number_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} move {self.number}"

@@ -1,0 +1,24 @@
+"""The one write path: every change to a game goes through these functions.
+
+Views, Celery tasks, the admin and management commands call them; nothing else writes game
+records. Each public action validates untrusted input (``check_*``), locks the game row, writes
+(``do_*``), and queues side effects with ``transaction.on_commit``. A refusal raises
+``ActionError`` with a message for the player and changes nothing.
+"""
+
+from .errors import ActionError, StaleVersion
+from .lobby import add_bot, create_game, join_game, leave_game, remove_bot, start_game
+from .moves import play_bot_move, submit_move
+
+__all__ = [
+    "ActionError",
+    "StaleVersion",
+    "add_bot",
+    "create_game",
+    "join_game",
+    "leave_game",
+    "play_bot_move",
+    "remove_bot",
+    "start_game",
+    "submit_move",
+]

@@ -1,0 +1,211 @@
+"""Tables before play: create, join, leave, seat or unseat bots, start."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import User, bot_user
+from games.engine import new_game, state_to_json
+from games.models import Game, Round, Seat
+
+from .errors import ActionError
+from .moves import after_commit, sync_acting
+
+BOT_LEVELS = tuple(User.BotLevel.values)
+TIME_CONTROLS = {
+    Game.TimeControl.LIVE: (60, 2 * 60, 5 * 60, 10 * 60),
+    Game.TimeControl.CORRESPONDENCE: tuple(d * 24 * 3600 for d in (1, 2, 3, 7)),
+}
+MAX_TARGET = 1000
+
+
+def _person(user) -> User:
+    if not user.is_authenticated:
+        raise ActionError(_("Log in to play."), code="login")
+    if user.is_bot:
+        raise ActionError(_("Bots cannot do that."), code="bot")
+    return user
+
+
+def _lock_open_game(game_id: int) -> Game:
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        raise ActionError(_("There is no such game."), code="no_game")
+    if game.status != Game.Status.OPEN:
+        raise ActionError(_("This game has already started."), code="started")
+    return game
+
+
+def _lock_own_open_game(user, game_id: int) -> Game:
+    game = _lock_open_game(game_id)
+    if game.created_by_id != user.pk:
+        raise ActionError(_("Only the player who created the table can do that."), code="owner")
+    return game
+
+
+def _check_level(level: str) -> str:
+    if level not in BOT_LEVELS:
+        raise ActionError(_("There is no bot level “%(level)s”.") % {"level": level}, code="level")
+    return level
+
+
+def create_game(
+    user,
+    *,
+    players: int,
+    bots: Sequence[str | None] = (),
+    target: int | None = None,
+    time_control: str = Game.TimeControl.LIVE,
+    move_seconds: int = 5 * 60,
+    visibility: str = Game.Visibility.PUBLIC,
+    now=None,
+) -> Game:
+    """A new table with ``user`` in seat 0 and ``bots[i]`` (a level, or None for an open seat)
+    in seat ``i + 1``. A table with no open seat starts at once."""
+    _person(user)
+    if players not in (2, 3, 4, 5):
+        raise ActionError(_("Nyet! is played by 2 to 5 players."), code="players")
+    if target is not None and not 0 < target <= MAX_TARGET:
+        raise ActionError(
+            _("The point target must be between 1 and %(max)s.") % {"max": MAX_TARGET},
+            code="target",
+        )
+    if time_control not in TIME_CONTROLS or move_seconds not in TIME_CONTROLS[time_control]:
+        raise ActionError(_("Choose one of the offered times per move."), code="time_control")
+    if visibility not in Game.Visibility.values:
+        raise ActionError(_("Choose public or private."), code="visibility")
+    bots = list(bots) + [None] * (players - 1 - len(bots))
+    if len(bots) != players - 1:
+        raise ActionError(_("There are more bots than seats."), code="bots")
+    for level in bots:
+        if level is not None:
+            _check_level(level)
+    with transaction.atomic():
+        game = Game.objects.create(
+            players=players,
+            target=target,
+            time_control=time_control,
+            move_seconds=move_seconds,
+            visibility=visibility,
+            invite_code=secrets.token_urlsafe(12),
+            created_by=user,
+            seed=secrets.randbits(63),
+        )
+        Seat.objects.bulk_create(
+            [Seat(game=game, position=0, user=user)]
+            + [
+                Seat(game=game, position=p, user=None if lvl is None else bot_user(lvl))
+                for p, lvl in enumerate(bots, start=1)
+            ]
+        )
+        if None not in bots:
+            _start(game, now)
+    return game
+
+
+def join_game(user, game_id: int, invite_code: str = "", now=None) -> Game:
+    """Take the first open seat. A private table needs its invite code. A full table starts."""
+    _person(user)
+    with transaction.atomic():
+        game = _lock_open_game(game_id)
+        if game.visibility == Game.Visibility.PRIVATE and not secrets.compare_digest(
+            invite_code, game.invite_code
+        ):
+            raise ActionError(_("This table is private: join it with its invite link."), "private")
+        seats = list(game.seats.all())
+        if any(s.user_id == user.pk for s in seats):
+            raise ActionError(_("You already have a seat at this table."), code="seated")
+        empty = [s for s in seats if s.user_id is None]
+        if not empty:
+            raise ActionError(_("This table is full."), code="full")
+        empty[0].user = user
+        empty[0].save(update_fields=["user"])
+        _bump(game, start=len(empty) == 1, now=now)
+    return game
+
+
+def leave_game(user, game_id: int) -> Game | None:
+    """Give up a seat before the game starts. A table with no person left is removed."""
+    _person(user)
+    with transaction.atomic():
+        game = _lock_open_game(game_id)
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise ActionError(_("You have no seat at this table."), code="not_seated")
+        seat.user = None
+        seat.save(update_fields=["user"])
+        if not game.seats.filter(user__isnull=False, user__bot_level="").exists():
+            game.delete()
+            return None
+        if game.created_by_id == user.pk:
+            # The table needs someone to start it: the next person at it.
+            next_person = game.seats.filter(user__isnull=False, user__bot_level="").first()
+            game.created_by_id = next_person.user_id
+        _bump(game)
+    return game
+
+
+def add_bot(user, game_id: int, level: str, now=None) -> Game:
+    """Seat a bot in the first open seat (the table's creator only). A full table starts."""
+    _person(user)
+    _check_level(level)
+    with transaction.atomic():
+        game = _lock_own_open_game(user, game_id)
+        empty = list(game.seats.filter(user__isnull=True))
+        if not empty:
+            raise ActionError(_("This table is full."), code="full")
+        empty[0].user = bot_user(level)
+        empty[0].save(update_fields=["user"])
+        _bump(game, start=len(empty) == 1, now=now)
+    return game
+
+
+def remove_bot(user, game_id: int, position: int) -> Game:
+    _person(user)
+    with transaction.atomic():
+        game = _lock_own_open_game(user, game_id)
+        seat = game.seats.select_related("user").filter(position=position).first()
+        if seat is None or seat.user is None or not seat.user.is_bot:
+            raise ActionError(_("There is no bot in that seat."), code="no_bot")
+        seat.user = None
+        seat.save(update_fields=["user"])
+        _bump(game)
+    return game
+
+
+def start_game(user, game_id: int, fill_level: str = User.BotLevel.MEDIUM, now=None) -> Game:
+    """Start now, with bots of ``fill_level`` in the open seats (the table's creator only)."""
+    _person(user)
+    _check_level(fill_level)
+    with transaction.atomic():
+        game = _lock_own_open_game(user, game_id)
+        game.seats.filter(user__isnull=True).update(user=bot_user(fill_level))
+        _bump(game, start=True, now=now)
+    return game
+
+
+def _bump(game: Game, start: bool = False, now=None) -> None:
+    if start:
+        _start(game, now)
+        return
+    game.version += 1
+    game.save(update_fields=["version"])
+
+
+def _start(game: Game, now=None) -> None:
+    """Deal round 1 (the game row is locked or new)."""
+    now = now or timezone.now()
+    state = new_game(game.players, game.seed, game.target)
+    game.state = state_to_json(state)
+    game.status = Game.Status.ACTIVE
+    game.started_at = now
+    game.version += 1
+    game.save(update_fields=["state", "status", "started_at", "version"])
+    Round.objects.create(game=game, number=1, dealer=state.dealer)
+    sync_acting(game, state, now)
+    after_commit(game, state)

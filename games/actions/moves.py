@@ -1,0 +1,140 @@
+"""Moves: a person's through ``submit_move``, a bot's through ``play_bot_move``.
+
+Both lock the game row, check the version the move was made for, let the engine validate it,
+write the records and queue what follows (bot turns) only once the transaction has committed.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import engine
+from games.engine import IllegalMove, state_from_json, state_to_json, to_act
+from games.models import Game, MoveRecord, Seat
+
+from .errors import ActionError, StaleVersion
+from .records import write_records
+
+log = logging.getLogger(__name__)
+
+
+def submit_move(user, game_id: int, version: int, move: dict, now=None) -> Game:
+    """Make ``move`` (the engine's JSON form without the seat, e.g. ``{"play": "Y7"}``) for the
+    seat ``user`` holds, if the game is still at ``version``."""
+    if not user.is_authenticated:
+        raise ActionError(_("Log in to play."), code="login")
+    with transaction.atomic():
+        game, state, seat = check_move(user, game_id, version)
+        try:
+            parsed = engine.move_from_json({"seat": seat, **move})
+            after = engine.apply(state, parsed)
+        except IllegalMove as refusal:
+            raise ActionError.from_illegal_move(refusal) from None
+        except TypeError:
+            raise ActionError(_("That move is not understood."), code="malformed") from None
+        do_move(game, state, after, parsed, now=now)
+    return game
+
+
+def check_move(user, game_id: int, version: int):
+    """Lock the game and find the user's seat in it: (game, state, seat)."""
+    game = _lock_active_game(game_id)
+    seat = Seat.objects.filter(game=game, user=user).values_list("position", flat=True).first()
+    if seat is None:
+        raise ActionError(_("You do not have a seat in this game."), code="not_seated")
+    if version != game.version:
+        raise StaleVersion(
+            _("The game has moved on since this page was loaded: here is where it stands now."),
+            code="stale",
+        )
+    return game, state_from_json(game.state), seat
+
+
+def _lock_active_game(game_id: int) -> Game:
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        raise ActionError(_("There is no such game."), code="no_game")
+    if game.status == Game.Status.OPEN:
+        raise ActionError(_("This game has not started yet."), code="not_started")
+    if game.status == Game.Status.FINISHED:
+        raise ActionError(_("This game is over."), code="game_over")
+    return game
+
+
+def play_bot_move(game_id: int, version: int, now=None) -> int | None:
+    """One move for a bot seat that must act, if the game is still at ``version``.
+
+    Returns the new version, or None when there is nothing for a bot to do (the game moved on,
+    ended, or waits for a person). Safe to call twice or late.
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.status != Game.Status.ACTIVE or game.version != version:
+            return None
+        state = state_from_json(game.state)
+        bots = dict(
+            Seat.objects.filter(game=game, user__bot_level__gt="").values_list(
+                "position", "user__bot_level"
+            )
+        )
+        seat = next((s for s in to_act(state) if s in bots), None)
+        if seat is None:
+            return None
+        from games.bots import make_bot  # the bots package imports the engine only
+
+        bot = make_bot(bots[seat], seed=f"{game.seed}/{game.version}/{seat}")
+        move = bot.choose(engine.view(state, seat))
+        do_move(game, state, engine.apply(state, move), move, by_bot=True, now=now)
+        return game.version
+
+
+def do_move(game: Game, before, after, move, *, by_bot=False, timeout=False, now=None) -> None:
+    """Write an accepted move (the game row is locked, the move checked)."""
+    now = now or timezone.now()
+    MoveRecord.objects.create(
+        game=game,
+        number=MoveRecord.objects.filter(game=game).count() + 1,
+        seat=move.seat,
+        move=engine.move_to_json(move),
+        round=before.round,
+        by_bot=by_bot,
+        timeout=timeout,
+    )
+    write_records(game, before, after, move)
+    game.state = state_to_json(after)
+    game.version += 1
+    fields = ["state", "version"]
+    if after.phase == engine.OVER:
+        game.status = Game.Status.FINISHED
+        game.finished_at = now
+        fields += ["status", "finished_at"]
+    game.save(update_fields=fields)
+    sync_acting(game, after, now)
+    if not by_bot:
+        after_commit(game, after)
+
+
+def sync_acting(game: Game, state, now) -> None:
+    """Mark the seats that must act now (kept in the database for the lobby and deadlines)."""
+    acting = to_act(state)
+    Seat.objects.filter(game=game).exclude(position__in=acting).exclude(
+        acting_since__isnull=True
+    ).update(acting_since=None)
+    Seat.objects.filter(game=game, position__in=acting, acting_since__isnull=True).update(
+        acting_since=now
+    )
+
+
+def after_commit(game: Game, state) -> None:
+    """Queue the bots' turns once the move is committed; a broker failure never undoes a move."""
+    acting = to_act(state)
+    if not Seat.objects.filter(game=game, position__in=acting, user__bot_level__gt="").exists():
+        return
+    from games.tasks import play_bots
+
+    game_id, version = game.pk, game.version
+    transaction.on_commit(lambda: play_bots.delay(game_id, version), robust=True)

@@ -1,0 +1,18 @@
+from django.urls import path
+
+from games import views
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("rules/", views.rules, name="rules"),
+    path("games/new/", views.create, name="game_create"),
+    path("games/<int:pk>/", views.game, name="game"),
+    path("games/<int:pk>/poll/", views.poll, name="game_poll"),
+    path("games/<int:pk>/move/", views.move, name="game_move"),
+    path("games/<int:pk>/join/", views.join, name="game_join"),
+    path("games/<int:pk>/leave/", views.leave, name="game_leave"),
+    path("games/<int:pk>/add-bot/", views.add_bot, name="game_add_bot"),
+    path("games/<int:pk>/remove-bot/", views.remove_bot, name="game_remove_bot"),
+    path("games/<int:pk>/start/", views.start, name="game_start"),
+    path("invite/<str:code>/", views.invite, name="game_invite"),
+]

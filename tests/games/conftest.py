@@ -1,0 +1,70 @@
+import random
+
+import pytest
+
+from accounts.models import User
+from games import engine
+from games.actions import submit_move
+from games.models import Game
+
+
+@pytest.fixture
+def make_person(db):
+    def make(name: str = "alice") -> User:
+        return User.objects.create_user(username=name, email=f"{name}@example.com", password="pw")
+
+    return make
+
+
+@pytest.fixture
+def alice(make_person):
+    return make_person("alice")
+
+
+@pytest.fixture
+def bob(make_person):
+    return make_person("bob")
+
+
+@pytest.fixture
+def act(django_capture_on_commit_callbacks):
+    """Run an action as a request would: its on-commit work (bot turns) runs after it."""
+
+    def run(action, *args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return action(*args, **kwargs)
+
+    return run
+
+
+def state_of(game: Game) -> engine.GameState:
+    game.refresh_from_db()
+    return engine.state_from_json(game.state)
+
+
+def seat_of(game: Game, user) -> int:
+    return game.seats.get(user=user).position
+
+
+def play_person_move(act, game: Game, user, rng: random.Random) -> bool:
+    """One random legal move for ``user`` if they must act; whether they moved."""
+    state = state_of(game)
+    seat = seat_of(game, user)
+    legal = engine.view(state, seat)["legal"]
+    if not legal:
+        return False
+    move = rng.choice(legal)
+    del move["seat"]
+    act(submit_move, user, game.pk, game.version, move)
+    return True
+
+
+def play_out(act, game: Game, people, rng: random.Random, until=None) -> Game:
+    """People make random legal moves (bots answer) until the game ends or ``until(state)``."""
+    for _ in range(5000):
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED or (until and until(state_of(game))):
+            return game
+        if not any(play_person_move(act, game, user, rng) for user in people):
+            raise AssertionError("nobody can move: the game is stuck")
+    raise AssertionError("the game did not end")

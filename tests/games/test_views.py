@@ -1,0 +1,310 @@
+"""The pages, with and without HTMX, for every phase; refusals answered in words."""
+
+import random
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games import engine
+from games.actions import create_game, join_game
+from games.engine.cards import VALUE
+from games.models import Game
+from games.selectors import card_label
+
+from .conftest import play_out, seat_of, state_of
+
+pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def carol(make_person):
+    return make_person("carol")
+
+
+@pytest.fixture
+def table(act, alice, bob, carol):
+    """A 3-person game, started, everyone logged in through their own client."""
+    game = act(create_game, alice, players=3)
+    act(join_game, bob, game.pk)
+    act(join_game, carol, game.pk)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    return game
+
+
+def client_for(client_class, user):
+    client = client_class()
+    client.force_login(user)
+    return client
+
+
+def acting_user(game, users):
+    acting = engine.to_act(state_of(game))
+    return next(u for u in users if seat_of(game, u) in acting)
+
+
+def post_move(client, game, data, htmx=False):
+    data = {"version": game.version, **data}
+    return client.post(reverse("game_move", args=[game.pk]), data, headers=HX if htmx else {})
+
+
+def page(client, game, htmx=False):
+    return client.get(reverse("game", args=[game.pk]), headers=HX if htmx else {})
+
+
+def test_lobby_lists_open_tables_and_creates_a_game(client, alice, bob):
+    response = client.get(reverse("lobby"))
+    assert response.status_code == 200 and "Log in to play." in response.content.decode()
+    client.force_login(alice)
+    response = client.post(
+        reverse("game_create"),
+        {"players": "3", "seat_1": "", "seat_2": "", "move_seconds": "300"},
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse("game", args=[game.pk])
+    bobs = client_for(type(client), bob)
+    assert f"Game {game.pk}" in bobs.get(reverse("lobby")).content.decode()
+    assert bobs.post(reverse("game_join", args=[game.pk])).status_code == 302
+    assert game.seats.filter(user=bob).exists()
+
+
+def test_create_refuses_bad_input_with_a_message(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("game_create"), {"players": "7"}, follow=True)
+    assert "Nyet! is played by 2 to 5 players." in response.content.decode()
+    response = client.post(reverse("game_create"), {"players": "x"}, follow=True)
+    assert "Choose the number of players" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_open_table_page_with_join_add_bot_and_leave(client, act, alice, bob):
+    game = act(create_game, alice, players=4)
+    client.force_login(alice)
+    html = page(client, game).content.decode()
+    assert "Waiting for players" in html and "Add a bot" in html
+    response = client.post(reverse("game_add_bot", args=[game.pk]), {"level": "easy"}, headers=HX)
+    assert response.status_code == 200 and 'id="game"' in response.content.decode()
+    assert "Easy bot" in response.content.decode()
+    response = client.post(reverse("game_add_bot", args=[game.pk]), {"level": "silly"}, headers=HX)
+    assert 'role="alert"' in response.content.decode()
+    bobs = client_for(type(client), bob)
+    assert "Take a seat" in page(bobs, game).content.decode()
+    response = bobs.post(reverse("game_add_bot", args=[game.pk]), {"level": "easy"}, headers=HX)
+    assert "Only the player who created the table can do that." in response.content.decode()
+    bobs.post(reverse("game_join", args=[game.pk]))
+    bobs.post(reverse("game_leave", args=[game.pk]))
+    assert not game.seats.filter(user=bob).exists()
+
+
+def test_every_phase_renders_for_the_acting_player(client, table, alice, bob, carol):
+    users = [alice, bob, carol]
+    rng = random.Random(7)
+    seen_phases = set()
+    game = table
+    for _ in range(400):
+        game.refresh_from_db()
+        state = state_of(game)
+        if state.phase == engine.OVER or len(state.results) == 1 and state.phase == "board":
+            break
+        user = acting_user(game, users)
+        c = client_for(type(client), user)
+        for htmx in (False, True):
+            response = page(c, game, htmx)
+            assert response.status_code == 200
+            html = response.content.decode()
+            assert ("<html" in html) != htmx
+            assert "Your turn." in html
+        seen_phases.add(state.phase)
+        if state.phase == "board":
+            assert 'name="box"' in html
+        elif state.phase == "teams":
+            assert 'name="choice"' in html and "Form the teams" in html
+        elif state.phase == "discard":
+            assert 'name="cards"' in html or 'name="card"' in html
+        elif state.phase == "tricks":
+            playable = re.findall(r'name="card" value="(\w+)" class="card-button playable"', html)
+            legal = {m.card for m in engine.legal_moves(state, seat_of(game, user))}
+            assert set(playable) == legal
+        move = rng.choice(engine.view(state, seat_of(game, user))["legal"])
+        response = post_move(c, game, form_data(move), htmx=rng.random() < 0.5)
+        assert response.status_code in (200, 302)
+        game.refresh_from_db()
+        assert game.moves.count() >= 1
+    assert seen_phases >= {"board", "teams", "tricks"}
+
+
+def form_data(move: dict) -> dict:
+    if "token" in move:
+        return {"kind": "token", "box": ":".join(move["token"])}
+    if "teams" in move:
+        bonus = move["teams"]["bonus"]
+        team = ",".join(map(str, move["teams"]["team"]))
+        return {"kind": "teams", "choice": f"{team}|{'' if bonus is None else bonus}"}
+    if "discard" in move:
+        return {"kind": "discard", "cards": move["discard"]}
+    if "pass" in move:
+        return {"kind": "pass", "card": move["pass"]}
+    return {"kind": "play", "card": move["play"]}
+
+
+def test_refusals_through_the_page(client, table, alice, bob, carol):
+    game = table
+    users = [alice, bob, carol]
+    mover = acting_user(game, users)
+    other = next(u for u in users if u != mover)
+    c_other = client_for(type(client), other)
+    response = post_move(c_other, game, {"kind": "token", "box": "trump:R"}, htmx=True)
+    assert "It is not your turn." in response.content.decode()
+    response = post_move(c_other, game, {"kind": "token", "box": "trump:R"})
+    assert response.status_code == 302
+    assert "It is not your turn." in c_other.get(response["Location"]).content.decode()
+    c_mover = client_for(type(client), mover)
+    stale = {"version": game.version - 1, "kind": "token", "box": "trump:R"}
+    response = c_mover.post(reverse("game_move", args=[game.pk]), stale, headers=HX)
+    assert "The game has moved on" in response.content.decode()
+    for bad in ({"kind": "token"}, {"kind": "nope"}, {"kind": "teams", "choice": "a|b"}):
+        response = post_move(c_mover, game, bad, htmx=True)
+        assert "That move is not understood." in response.content.decode()
+    response = c_mover.post(reverse("game_move", args=[game.pk]), {"version": "x"}, headers=HX)
+    assert "That move is not understood." in response.content.decode()
+    game.refresh_from_db()
+    assert game.moves.count() == 0
+    anonymous = type(client)()
+    response = post_move(anonymous, game, {"kind": "token", "box": "trump:R"})
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert client.get(reverse("game", args=[999999])).status_code == 404
+
+
+def test_poll_is_tiny_when_nothing_changed(client, table, alice):
+    client.force_login(alice)
+    url = reverse("game_poll", args=[table.pk])
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url, {"version": table.version}, headers=HX)
+    assert response.status_code == 204 and response.content == b""
+    assert len(queries) <= 2
+    response = client.get(url, {"version": table.version - 1}, headers=HX)
+    assert response.status_code == 200 and 'id="game"' in response.content.decode()
+
+
+def test_the_page_stops_polling_when_the_game_is_over(act, client, alice, bob):
+    game = act(create_game, alice, players=2)
+    act(join_game, bob, game.pk)
+    game = play_out(act, game, [alice, bob], random.Random(3))
+    client.force_login(alice)
+    html = page(client, game).content.decode()
+    assert "Game over" in html and "hx-trigger" not in html
+    assert "Scorepad" in html
+
+
+def queries_for(client, game):
+    with CaptureQueriesContext(connection) as queries:
+        assert page(client, game, htmx=True).status_code == 200
+    return len(queries)
+
+
+def test_the_game_page_runs_a_fixed_number_of_queries(act, client, alice, bob):
+    game = act(create_game, alice, players=2)
+    act(join_game, bob, game.pk)
+    client.force_login(alice)
+    early = queries_for(client, game)
+    game = play_out(act, game, [alice, bob], random.Random(5), until=lambda s: s.round >= 5)
+    game = play_out(act, game, [alice, bob], random.Random(6), until=lambda s: len(s.tricks) > 3)
+    assert queries_for(client, game) == early
+
+
+def hidden_cards(state, seat):
+    """Unique cards (values above 1) that ``seat`` may not see."""
+    hidden = set(state.out_of_play)
+    for other in range(state.players):
+        if other != seat:
+            hidden.update(state.hands[other])
+            if state.choices[other] and state.terms.discard != "pass_left":
+                hidden.update(state.choices[other])
+    if seat is not None:
+        hidden -= set(state.hands[seat]) | set(state.choices[seat] or ())
+    return {c for c in hidden if VALUE[c] > 1}
+
+
+def shown_cards(html: str) -> set[str]:
+    return set(re.findall(r'data-card="(\w+)"', html))
+
+
+def assert_nothing_hidden_shown(html, hidden):
+    assert not shown_cards(html) & hidden
+    # The move log names cards played in earlier rounds, which are back in some hand now.
+    outside_log = re.sub(r'<section class="log".*?</section>', "", html, flags=re.S)
+    for c in hidden:
+        assert not re.search(rf"\b{card_label(c)}\b", outside_log), f"{c} shown"
+
+
+@pytest.mark.parametrize("players, people", [(2, 2), (3, 3), (5, 2)])
+def test_no_page_shows_a_card_its_viewer_may_not_see(
+    act, client, make_person, django_capture_on_commit_callbacks, players, people
+):
+    """Whole games (to a small point target) with a random viewer checked after every move."""
+    users = [make_person(f"p{k}") for k in range(people)]
+    game = act(
+        create_game, users[0], players=players, bots=["easy"] * (players - people), target=25
+    )
+    for user in users[1:]:
+        act(join_game, user, game.pk)
+    rng = random.Random(players)
+    clients = {u: client_for(type(client), u) for u in users}
+    viewers = [*users, make_person("stranger"), None]
+    for _ in range(2000):
+        game.refresh_from_db()
+        state = state_of(game)
+        viewer = rng.choice(viewers)
+        c = clients.get(viewer) or (client_for(type(client), viewer) if viewer else client)
+        seat = seat_of(game, viewer) if viewer in users else None
+        hidden = hidden_cards(state, seat)
+        assert_nothing_hidden_shown(page(c, game, htmx=rng.random() < 0.5).content.decode(), hidden)
+        poll = c.get(reverse("game_poll", args=[game.pk]), {"version": -1}, headers=HX)
+        assert_nothing_hidden_shown(poll.content.decode(), hidden)
+        if game.status == Game.Status.FINISHED:
+            return
+        user = next(u for u in users if seat_of(game, u) in engine.to_act(state))
+        move = rng.choice(engine.view(state, seat_of(game, user))["legal"])
+        with django_capture_on_commit_callbacks(execute=True):
+            post_move(clients[user], game, form_data(move))
+    raise AssertionError("the game did not end")
+
+
+def test_the_move_log_names_only_your_own_discard(act, client, alice, bob, carol):
+    game = act(create_game, alice, players=3)
+    act(join_game, bob, game.pk)
+    act(join_game, carol, game.pk)
+    game = play_out(
+        act, game, [alice, bob, carol], random.Random(11), until=lambda s: s.phase == "tricks"
+    )
+    for _ in range(20):
+        records = [r for r in game.moves.all() if "discard" in r.move or "pass" in r.move]
+        if records:
+            break
+        game = play_out(
+            act,
+            game,
+            [alice, bob, carol],
+            random.Random(12),
+            until=lambda s: s.phase == "tricks" and not s.tricks and s.round > 1,
+        )
+    assert records
+    for user in (alice, bob, carol):
+        seat = seat_of(game, user)
+        client.force_login(user)
+        html = page(client, game).content.decode()
+        log = re.search(r'<section class="log".*?</section>', html, flags=re.S).group(0)
+        for record in records:
+            cards = record.move.get("discard") or [record.move.get("pass")]
+            named = all(card_label(c) in log for c in cards)
+            if record.seat == seat:
+                assert named
+            else:
+                assert not any(
+                    re.search(rf"discards {re.escape(card_label(c))}|passes {card_label(c)}", log)
+                    for c in cards
+                )
