@@ -8,9 +8,10 @@ INSTALLED := $(VENV)/.installed
 
 .PHONY: run test format vectors bench messages
 
+# Migrates, then starts the site and a Celery worker together (Procfile). Ctrl-C stops both.
 run: $(INSTALLED)
 	$(PY) manage.py migrate
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(VENV)/bin/honcho start
 
 test: $(INSTALLED)
 	$(VENV)/bin/ruff check .

@@ -1,8 +1,8 @@
 """Settings for Nyet! online, all read from environment variables.
 
-Development needs none of them: SQLite in db.sqlite3, DEBUG on, tasks run in-process.
-With NYET_ENV=production the site refuses to start on the development SECRET_KEY or with DEBUG
-on. README.md lists every variable.
+Development needs none of them: SQLite in db.sqlite3, DEBUG on, and a SQLite file as Celery's
+broker. With NYET_ENV=production the site refuses to start on the development SECRET_KEY or with
+DEBUG on. README.md lists every variable.
 """
 
 import os
@@ -119,12 +119,15 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"  # filled by collectstatic, for production
 
-# Celery reads every CELERY_* setting here (nyet_site/celery.py). With no broker configured, tasks
-# run in-process at once, so development and the tests need no server.
+# Celery reads every CELERY_* setting here (nyet_site/celery.py). Tasks go through a broker to a
+# worker (`make run` starts one). With no broker configured, the broker is a SQLite file next to
+# manage.py, through kombu's SQLAlchemy transport, so development needs no server to install.
+# CELERY_TASK_ALWAYS_EAGER=true runs tasks in-process instead, with no worker: pytest sets it
+# (pyproject.toml).
 CELERY_BROKER_URL = (
-    os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL") or "memory://"
+    os.environ.get("CELERY_BROKER_URL")
+    or os.environ.get("REDIS_URL")
+    or f"sqla+sqlite:///{BASE_DIR / 'celery-broker.sqlite3'}"
 )
-CELERY_TASK_ALWAYS_EAGER = env_bool(
-    "CELERY_TASK_ALWAYS_EAGER", default=CELERY_BROKER_URL == "memory://"
-)
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True

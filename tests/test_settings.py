@@ -76,8 +76,8 @@ def test_development_needs_no_variable():
     assert loaded["DEBUG"] is True
     assert loaded["DATABASE"]["ENGINE"] == "django.db.backends.sqlite3"
     assert loaded["DATABASE"]["NAME"] == str(PROJECT_DIR / "db.sqlite3")
-    assert loaded["broker_url"] == "memory://"
-    assert loaded["task_always_eager"] is True
+    assert loaded["broker_url"] == f"sqla+sqlite:///{PROJECT_DIR / 'celery-broker.sqlite3'}"
+    assert loaded["task_always_eager"] is False
 
 
 @pytest.mark.parametrize(
