@@ -146,6 +146,7 @@ def leave_game(user, game_id: int) -> Game | None:
             # The table needs someone to start it: the next person at it.
             next_person = game.seats.filter(user__isnull=False, user__bot_level="").first()
             game.created_by_id = next_person.user_id
+            game.save(update_fields=["created_by"])
         _bump(game)
     return game
 

@@ -1,0 +1,102 @@
+"""Tables before play: create, join, leave, bots, start; every refusal changes nothing."""
+
+import pytest
+
+from accounts.models import User
+from games import engine
+from games.actions import (
+    ActionError,
+    add_bot,
+    create_game,
+    join_game,
+    leave_game,
+    remove_bot,
+    start_game,
+)
+from games.models import Game, Round
+
+pytestmark = pytest.mark.django_db
+
+
+def refused(act, code, action, *args, **kwargs):
+    versions = dict(Game.objects.values_list("pk", "version"))
+    with pytest.raises(ActionError) as caught:
+        act(action, *args, **kwargs)
+    assert caught.value.code == code and caught.value.message
+    assert dict(Game.objects.values_list("pk", "version")) == versions
+
+
+def test_a_full_table_of_bots_starts_at_once_and_bots_play_until_a_person_must_act(act, alice):
+    game = act(create_game, alice, players=3, bots=["easy", "medium"])
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.started_at
+    assert Round.objects.get(game=game).number == 1
+    state = engine.state_from_json(game.state)
+    assert 0 in engine.to_act(state), "bots moved until it was the person's turn"
+    assert [s.user.username for s in game.seats.all()] == ["alice", "bot-easy", "bot-medium"]
+    assert all(s.user.is_bot for s in game.seats.all()[1:])
+
+
+def test_a_table_with_open_seats_waits_then_starts_when_full(act, alice, bob, make_person):
+    game = act(create_game, alice, players=3, bots=[None, "easy"])
+    assert game.status == Game.Status.OPEN and game.state is None
+    act(join_game, bob, game.pk)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    refused(act, "started", join_game, make_person("carol"), game.pk)
+
+
+def test_join_refusals(act, alice, bob):
+    game = act(create_game, alice, players=2, visibility="private")
+    refused(act, "private", join_game, bob, game.pk)
+    refused(act, "private", join_game, bob, game.pk, invite_code="wrong")
+    refused(act, "seated", join_game, alice, game.pk, invite_code=game.invite_code)
+    refused(act, "no_game", join_game, bob, 999999)
+    act(join_game, bob, game.pk, invite_code=game.invite_code)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
+
+
+def test_create_refusals(act, alice):
+    refused(act, "players", create_game, alice, players=6)
+    refused(act, "target", create_game, alice, players=3, target=0)
+    refused(act, "time_control", create_game, alice, players=3, move_seconds=17)
+    refused(act, "visibility", create_game, alice, players=3, visibility="secret")
+    refused(act, "level", create_game, alice, players=3, bots=["godlike"])
+    refused(act, "bots", create_game, alice, players=2, bots=["easy", "easy"])
+    bot = User.objects.create(username="botty", bot_level="easy")
+    refused(act, "bot", create_game, bot, players=2)
+    assert not Game.objects.exists()
+
+
+def test_only_the_creator_seats_and_unseats_bots_and_starts(act, alice, bob):
+    game = act(create_game, alice, players=4)
+    act(join_game, bob, game.pk)
+    refused(act, "owner", add_bot, bob, game.pk, "easy")
+    refused(act, "owner", start_game, bob, game.pk)
+    refused(act, "level", add_bot, alice, game.pk, "godlike")
+    act(add_bot, alice, game.pk, "hard")
+    hard_seat = game.seats.get(user__bot_level="hard").position
+    refused(act, "no_bot", remove_bot, alice, game.pk, 1)  # bob is no bot
+    act(remove_bot, alice, game.pk, hard_seat)
+    assert not game.seats.filter(user__bot_level="hard").exists()
+    act(start_game, alice, game.pk, "easy")
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert game.seats.filter(user__bot_level="easy").count() == 2
+
+
+def test_leaving(act, alice, bob):
+    game = act(create_game, alice, players=3)
+    act(join_game, bob, game.pk)
+    refused(act, "not_seated", leave_game, User.objects.create_user("carol"), game.pk)
+    act(leave_game, alice, game.pk)
+    game.refresh_from_db()
+    assert game.created_by == bob, "the table passes to the next person at it"
+    assert act(leave_game, bob, game.pk) is None
+    assert not Game.objects.filter(pk=game.pk).exists(), "an empty table is removed"
+
+
+def test_anonymous_users_are_asked_to_log_in(act):
+    from django.contrib.auth.models import AnonymousUser
+
+    refused(act, "login", create_game, AnonymousUser(), players=3)
