@@ -19,7 +19,7 @@ from .cards import PLAYER_COUNTS, SETUPS, VALUE, deck, sort_cards
 from .errors import IllegalMove, gettext_noop
 from .moves import ChooseTeams, Discard, Move, PassCard, PlaceToken, PlayCard
 from .scoring import round_scores, standings
-from .tricks import SUITS, loot, winning_index
+from .tricks import ONES, SUITS, loot, winning_index
 
 BOARD = "board"
 TEAMS = "teams"
@@ -505,7 +505,11 @@ def _play_card(state: GameState, move: PlayCard) -> GameState:
         return new
     leader = state.leader
     winner = (leader + winning_index(trick, terms.trump, terms.super)) % n
-    taken = tuple(loot(trick, _SEATS_FROM[n][leader], winner, state.team_of))
+    taken = (
+        ()
+        if ONES.isdisjoint(trick)
+        else tuple(loot(trick, _SEATS_FROM[n][leader], winner, state.team_of))
+    )
     new.tricks = (*state.tricks, Trick(leader, trick, winner, taken))
     won = list(state.tricks_won)
     won[winner] += 1
