@@ -8,9 +8,11 @@ INSTALLED := $(VENV)/.installed
 
 .PHONY: run test format vectors bench messages
 
-# Migrates, then starts the site and a Celery worker together (Procfile). Ctrl-C stops both.
+# Migrates, makes the demo account and the bot players (printing the demo login), then starts the
+# site and a Celery worker together (Procfile). Ctrl-C stops both.
 run: $(INSTALLED)
 	$(PY) manage.py migrate
+	$(PY) manage.py setup_demo
 	$(VENV)/bin/honcho start
 
 test: $(INSTALLED)
