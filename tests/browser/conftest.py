@@ -1,0 +1,63 @@
+"""Headless Chromium for the browser tests: Debian's /usr/bin/chromium, driven by Playwright.
+
+Playwright cannot download its own browsers here, so the tests use the system one and are
+skipped, with a line in pytest's summary saying so, when it is not installed.
+"""
+
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_MISSING = "Chromium not installed: apt-get install -y chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+# Pages and Playwright's expectations wait this long (ms) before failing: the machine is slow.
+TIMEOUT = 60_000
+ARTIFACTS = Path(__file__).parent / "artifacts"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """A headless Chromium, for one test module.
+
+    Playwright's sync API keeps an asyncio loop running in this thread while it is started, which
+    makes Django refuse database calls from the test (the live server's thread is unaffected), so
+    DJANGO_ALLOW_ASYNC_UNSAFE is set for exactly that long.
+    """
+    if not CHROMIUM.exists():
+        pytest.skip(CHROMIUM_MISSING)
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=TIMEOUT)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(
+                executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            )
+            yield chromium
+            chromium.close()
+
+
+@pytest.fixture
+def artifacts():
+    """Where screenshots go (git-ignored)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+def pytest_terminal_summary(terminalreporter):
+    skipped = [
+        r for r in terminalreporter.stats.get("skipped", []) if CHROMIUM_MISSING in str(r.longrepr)
+    ]
+    if skipped:
+        terminalreporter.write_line(
+            f"Browser tests skipped ({len(skipped)}): {CHROMIUM_MISSING}", yellow=True
+        )
