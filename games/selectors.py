@@ -73,12 +73,12 @@ def seat_infos(game: Game, seats: list[Seat], me) -> list[SeatInfo]:
     infos = []
     for seat in seats:
         user = seat.user
-        if user is None:
-            name = _("(open seat)")
-        elif user.is_bot:
-            name = user.display_name
+        if user is None:  # an open seat, or a player who deleted their account
+            name = _("(open seat)") if game.status == Game.Status.OPEN else _("(former player)")
+        elif user.is_bot or user.is_active:
+            name = user.name
         else:
-            name = user.display_name if user.is_active else _("(former player)")
+            name = _("(former player)")
         infos.append(
             SeatInfo(
                 position=seat.position,
