@@ -7,7 +7,15 @@ records. Each public action validates untrusted input (``check_*``), locks the g
 """
 
 from .errors import ActionError, StaleVersion
-from .lobby import add_bot, create_game, join_game, leave_game, remove_bot, start_game
+from .lobby import (
+    add_bot,
+    create_game,
+    join_game,
+    leave_game,
+    release_seats,
+    remove_bot,
+    start_game,
+)
 from .moves import play_bot_move, submit_move
 
 __all__ = [
@@ -18,6 +26,7 @@ __all__ = [
     "join_game",
     "leave_game",
     "play_bot_move",
+    "release_seats",
     "remove_bot",
     "start_game",
     "submit_move",

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User, bot_user
-from games.engine import new_game, state_to_json
+from games.engine import new_game, state_from_json, state_to_json
 from games.models import Game, Round, Seat
 
 from .errors import ActionError
@@ -210,3 +210,25 @@ def _start(game: Game, now=None) -> None:
     Round.objects.create(game=game, number=1, dealer=state.dealer)
     sync_acting(game, state, now)
     after_commit(game, state)
+
+
+def release_seats(user, now=None) -> None:
+    """Before ``user``'s account is deleted: leave open tables, and hand seats in games in play
+    to the stand-in bot so that nobody waits for a player who is gone. Finished games keep the
+    seat; it shows a neutral name once the account is gone."""
+    from games.bots import STAND_IN
+
+    for game_id in Game.objects.filter(seats__user=user, status=Game.Status.OPEN).values_list(
+        "pk", flat=True
+    ):
+        leave_game(user, game_id)
+    stand_in = bot_user(STAND_IN)
+    for game_id in Game.objects.filter(seats__user=user, status=Game.Status.ACTIVE).values_list(
+        "pk", flat=True
+    ):
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=game_id)
+            game.seats.filter(user=user).update(user=stand_in)
+            game.version += 1
+            game.save(update_fields=["version"])
+            after_commit(game, state_from_json(game.state))

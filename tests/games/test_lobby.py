@@ -10,6 +10,7 @@ from games.actions import (
     create_game,
     join_game,
     leave_game,
+    release_seats,
     remove_bot,
     start_game,
 )
@@ -100,3 +101,19 @@ def test_anonymous_users_are_asked_to_log_in(act):
     from django.contrib.auth.models import AnonymousUser
 
     refused(act, "login", create_game, AnonymousUser(), players=3)
+
+
+def test_released_seats_go_to_the_stand_in_bot_and_open_tables_are_left(act, alice, bob):
+    playing = act(create_game, alice, players=2)
+    act(join_game, bob, playing.pk)
+    waiting = act(create_game, alice, players=3)
+    act(join_game, bob, waiting.pk)
+    act(release_seats, alice)
+    playing.refresh_from_db()
+    waiting.refresh_from_db()
+    assert playing.seats.get(position=0).user.bot_level == "medium"
+    assert not waiting.seats.filter(user=alice).exists()
+    assert waiting.created_by == bob
+    # the stand-in plays on: the game is never left waiting for a player who is gone
+    state = engine.state_from_json(playing.state)
+    assert engine.to_act(state) != (0,) or playing.moves.filter(seat=0, by_bot=True).exists()
