@@ -1,0 +1,175 @@
+"""The bots' strength ladder: levels play each other in mixed seats and the results are compared.
+
+    python -m games.bots.arena --players 4 --games 400 --seed 1 \\
+        [--levels easy,medium,hard] [--hard-samples 30] [--hard-seconds 0.5]
+
+Each pair of neighbouring levels in ``--levels`` is a matchup (easy-medium, medium-hard) of
+``--games`` games, played as duplicate pairs: two games on the same seed, so with the same
+deals, the second with every seat's level swapped. Which seats get which level is drawn anew
+for every pair (with 3 or 5 players the levels alternate which one has the extra seat), and the
+first dealer changes with the seed, so every level plays from every position.
+
+For each matchup it prints, per level, the average points per round of its seats and the share
+of its seats that won (ties count as wins), each with a 95% confidence interval over the games;
+then the paired difference between the levels (per duplicate pair: the stronger level's points
+per round less the weaker's, and the same for wins) with its 95% confidence interval. Last,
+the time per move of each level (mean, 95th percentile, max) on this machine.
+
+Hard searches ``--hard-samples`` deals per card (default 30, reproducible); with
+``--hard-seconds`` it also stops at that time per move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+
+from games.engine import OVER, apply, game_standings, new_game, to_act, view
+
+from . import LEVELS, make_bot
+
+Z95 = 1.96
+
+
+@dataclass
+class Game:
+    """One game's result: points per round and whether each seat won, with the seats' levels."""
+
+    levels: list[str]
+    per_round: list[float]
+    won: list[bool]
+
+    def mean(self, level: str, values) -> float:
+        return statistics.fmean(v for v, lv in zip(values, self.levels, strict=True) if lv == level)
+
+
+@dataclass
+class Timings:
+    seconds: dict[str, list[float]] = field(default_factory=dict)
+
+    def add(self, level: str, spent: float) -> None:
+        self.seconds.setdefault(level, []).append(spent)
+
+    def report(self) -> list[str]:
+        lines = []
+        for level, times in self.seconds.items():
+            ordered = sorted(times)
+            p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+            lines.append(
+                f"  {level:6} {len(times):7} moves: mean {statistics.fmean(times) * 1000:7.1f} ms,"
+                f" p95 {p95 * 1000:7.1f} ms, max {ordered[-1] * 1000:7.1f} ms"
+            )
+        return lines
+
+
+def play(players: int, seed: int, levels: list[str], options: dict, timings: Timings) -> Game:
+    """A whole game with these levels by seat; every decision is timed."""
+    bots = [
+        make_bot(level, f"arena/{seed}/{seat}", **(options if level == "hard" else {}))
+        for seat, level in enumerate(levels)
+    ]
+    state = new_game(players, seed)
+    clock = time.perf_counter
+    while state.phase != OVER:
+        seat = to_act(state)[0]
+        seen = view(state, seat)
+        start = clock()
+        move = bots[seat].choose(seen)
+        timings.add(levels[seat], clock() - start)
+        state = apply(state, move)
+    rounds = len(state.results)
+    standings = game_standings(state)
+    return Game(
+        levels=levels,
+        per_round=[total / rounds for total in standings.totals],
+        won=[s in standings.winners for s in range(players)],
+    )
+
+
+def seatings(players: int, pair: int, rng: random.Random, a: str, b: str):
+    """The two games' levels by seat: a random split, then the same with the levels swapped."""
+    count = players // 2 + (players % 2 if pair % 2 else 0)
+    mine = set(rng.sample(range(players), count))
+    first = [a if s in mine else b for s in range(players)]
+    return first, [b if level == a else a for level in first]
+
+
+def interval(values: list[float]) -> str:
+    mean = statistics.fmean(values)
+    half = Z95 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else float("nan")
+    return f"{mean:+7.2f} ± {half:5.2f}  [{mean - half:+.2f}, {mean + half:+.2f}]"
+
+
+def rate(values: list[float]) -> str:
+    mean = statistics.fmean(values)
+    half = Z95 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else float("nan")
+    return f"{mean:6.1%} ± {half:5.1%}"
+
+
+def matchup(players, games, seed, weak, strong, options, timings, out) -> None:
+    pairs = max(1, (games + 1) // 2)
+    rng = random.Random(f"arena/{seed}/{weak}/{strong}")
+    played: list[Game] = []
+    points_diff, wins_diff = [], []
+    for pair in range(pairs):
+        game_seed = seed * 1_000_003 + pair
+        two = [
+            play(players, game_seed, levels, options, timings)
+            for levels in seatings(players, pair, rng, weak, strong)
+        ]
+        played += two
+        points_diff.append(
+            statistics.fmean(g.mean(strong, g.per_round) - g.mean(weak, g.per_round) for g in two)
+        )
+        wins_diff.append(statistics.fmean(g.mean(strong, g.won) - g.mean(weak, g.won) for g in two))
+        if (pair + 1) % 10 == 0:
+            print(
+                f"  ... {len(played)} games: {strong} - {weak} points/round "
+                f"{interval(points_diff)}",
+                file=sys.stderr,
+                flush=True,
+            )
+    print(f"{strong} vs {weak}: {players} players, {len(played)} games", file=out)
+    for level in (weak, strong):
+        points = [g.mean(level, g.per_round) for g in played]
+        wins = [g.mean(level, g.won) for g in played]
+        print(f"  {level:6} points/round {interval(points)}   win rate {rate(wins)}", file=out)
+    print(f"  {strong} - {weak} (per duplicate pair, {pairs} pairs):", file=out)
+    print(f"    points/round {interval(points_diff)}", file=out)
+    print(f"    win rate     {interval([100 * w for w in wins_diff])} points of %", file=out)
+    out.flush()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
+    parser.add_argument("--games", type=int, default=400, help="games per matchup")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--levels", default=",".join(LEVELS), help="a ladder, weakest first")
+    parser.add_argument("--hard-samples", type=int, default=None, help="deals per card")
+    parser.add_argument("--hard-seconds", type=float, default=None, help="time cap per move")
+    args = parser.parse_args(argv)
+    levels = args.levels.split(",")
+    if len(levels) < 2 or any(level not in LEVELS for level in levels):
+        parser.error(f"--levels takes two or more of {', '.join(LEVELS)}")
+    options: dict = {}
+    if args.hard_samples is not None:
+        options["samples"] = args.hard_samples
+    if args.hard_seconds is not None:
+        options["seconds"] = args.hard_seconds
+        options["clock"] = time.perf_counter
+    timings = Timings()
+    start = time.perf_counter()
+    for weak, strong in zip(levels, levels[1:]):  # noqa: B905
+        matchup(args.players, args.games, args.seed, weak, strong, options, timings, sys.stdout)
+    print(f"time per move ({time.perf_counter() - start:.0f} s in all):")
+    print("\n".join(timings.report()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,30 @@
+"""The arena plays the levels against each other and reports the paired differences."""
+
+from games.bots.arena import main, seatings
+
+
+def test_seatings_swap_the_levels_and_balance_the_extra_seat():
+    import random
+
+    rng = random.Random(1)
+    counts = []
+    for pair in range(4):
+        first, second = seatings(5, pair, rng, "easy", "hard")
+        assert [{"easy": "hard", "hard": "easy"}[lv] for lv in first] == second
+        counts.append(first.count("easy"))
+    assert counts == [2, 3, 2, 3]
+
+
+def test_a_short_run_reports_each_level_and_the_difference(capsys):
+    assert (
+        main(
+            ["--players", "3", "--games", "2", "--levels", "easy,medium,hard"]
+            + ["--hard-samples", "1"]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "medium vs easy: 3 players, 2 games" in out
+    assert "hard vs medium: 3 players, 2 games" in out
+    assert out.count("points/round") == 6 and "medium - easy (per duplicate pair" in out
+    assert "hard   " in out and "p95" in out
