@@ -50,7 +50,24 @@ def browser():
 def artifacts():
     """Where screenshots go (git-ignored)."""
     ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "failure.png").unlink(missing_ok=True)
     return ARTIFACTS
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """When a test with a ``page`` fails, photograph the page as it was; the report says where."""
+    report = yield
+    page = item.funcargs.get("page")
+    if report.when == "call" and report.failed and page is not None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / "failure.png"
+        try:
+            page.screenshot(path=path, full_page=True)
+            report.sections.append(("failure screenshot", f"{path} (at {page.url})"))
+        except Exception as error:  # the browser itself may be what failed
+            report.sections.append(("failure screenshot", f"none: {error}"))
+    return report
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -142,12 +142,7 @@ def test_play_a_whole_round_against_two_bots(browser, page, live_server, artifac
     started = time.monotonic()
     sign_in(page, "alice", "secret-pw")
     create_game_with_two_bots(page)
-    try:
-        moves = play_round(browser, page, artifacts)
-    except BaseException:
-        page.screenshot(path=artifacts / "failure.png", full_page=True)
-        print(f"failure screenshot: {artifacts / 'failure.png'}")
-        raise
+    moves = play_round(browser, page, artifacts)
     print(f"{len(moves)} moves in {time.monotonic() - started:.1f}s: {', '.join(moves)}")
     assert "play by keyboard" in moves and "token" in moves
 
