@@ -32,9 +32,11 @@ def page(browser, live_server):
 
 def sign_in(page, username, password):
     page.goto("/accounts/login/?next=/")
-    page.get_by_label("Username").press_sequentially(username)
-    page.get_by_label("Password").press_sequentially(password)
-    page.get_by_role("button", name="Log in").click()
+    form = page.locator("form:has(input[name=password])")
+    # Django's login form names the field "username", django-allauth's "login".
+    form.locator("input[name=username], input[name=login]").press_sequentially(username)
+    form.locator("input[name=password]").press_sequentially(password)
+    form.get_by_role("button", name="Log in").click()
     expect(page.get_by_role("button", name=f"Log out {username}")).to_be_visible()
 
 
