@@ -61,3 +61,55 @@ def bot_user(level: str) -> User:
         user.set_unusable_password()
         user.save(update_fields=["password"])
     return user
+
+
+class Rating(models.Model):
+    """A player's (or a bot level's) current OpenSkill rating: a cache of the last
+    ``RatingChange`` of each of their rated games, written in the transaction that ends a game.
+    ``accounts.ratings.recompute_ratings`` rebuilds it from the game records."""
+
+    user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="rating")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    # Rated seats: a bot level that held two seats of one game played it twice.
+    games = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.mu:.2f}±{self.sigma:.2f}"
+
+    @property
+    def ordinal(self) -> float:
+        """The rating shown and ranked: mu - 3 sigma, a conservative estimate of skill."""
+        return self.mu - 3 * self.sigma
+
+
+class RatingChange(models.Model):
+    """One seat of one finished game: its final total, its place and its rating before and
+    after. The history behind a player's chart, and what a recomputation starts from for a seat
+    whose player has since deleted their account (``user`` is then NULL)."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        User, on_delete=models.SET_NULL, null=True, related_name="rating_changes"
+    )
+    score = models.IntegerField()  # the seat's final total
+    rank = models.PositiveSmallIntegerField()  # 1 + seats with a higher total: ties share a rank
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+
+    class Meta:
+        ordering = ["game_id", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="rating_change_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.position}: {self.mu_before:.2f} -> {self.mu_after:.2f}"
+
+
+def user_display(user: User) -> str:
+    """How allauth's pages and emails name a user (ACCOUNT_USER_DISPLAY)."""
+    return str(user.name)

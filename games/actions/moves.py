@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.ratings import rate_finished_game
 from games import engine
 from games.engine import IllegalMove, state_from_json, state_to_json, to_act
 from games.models import Game, MoveRecord, Seat
@@ -112,6 +113,7 @@ def do_move(game: Game, before, after, move, *, by_bot=False, timeout=False, now
         game.status = Game.Status.FINISHED
         game.finished_at = now
         fields += ["status", "finished_at"]
+        rate_finished_game(game, after)
     game.save(update_fields=fields)
     sync_acting(game, after, now)
     if not by_bot:
