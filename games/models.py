@@ -94,6 +94,17 @@ class Seat(models.Model):
     score = models.IntegerField(default=0)  # running total of the finished rounds
     # Set while this seat must act (several seats at once while discards are chosen).
     acting_since = models.DateTimeField(null=True, blank=True, db_index=True)
+    # When the seat's time to act runs out; None while its player is on vacation in a
+    # correspondence game (``paused_seconds`` then keeps the time left). The sweep finds what
+    # is due: a reminder at 75% of the time, a stand-in move at the deadline.
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    reminder_due = models.DateTimeField(null=True, blank=True, db_index=True)
+    paused_seconds = models.PositiveIntegerField(null=True, blank=True)
+    timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
+    # After three timeouts in a row the stand-in bot plays the seat until the player is back.
+    autopilot = models.BooleanField(default=False)
+    # The last "your turn" email for this game: none again before the player's next visit.
+    turn_emailed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["position"]
@@ -213,3 +224,48 @@ class MoveRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} move {self.number}"
+
+
+class Vacation(models.Model):
+    """A player's time away: their correspondence deadlines are paused meanwhile."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    started_at = models.DateTimeField()
+    ends_at = models.DateTimeField()  # as asked, or when the year's days run out
+    ended_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"], condition=Q(ended_at__isnull=True), name="one_vacation_at_a_time"
+            ),
+            models.CheckConstraint(
+                condition=Q(ends_at__gt=models.F("started_at")), name="vacation_ends_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} away from {self.started_at:%Y-%m-%d}"
+
+
+class SentEmail(models.Model):
+    """Every email sent, by kind and a key naming what it was about: sending it again for the
+    same key does nothing, so tasks that run twice send nothing twice."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sent_emails"
+    )
+    kind = models.CharField(max_length=20)
+    key = models.CharField(max_length=100)
+    sent_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind", "key"], name="email_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.user} ({self.key})"

@@ -7,12 +7,12 @@ hands stay on the server.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
-from django.db.models import Case, IntegerField, Q, Value, When
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import engine
+from games import clock, engine
 from games.engine.board import BOXES, LINES
 from games.engine.cards import VALUE
 from games.models import CHARACTER_SYMBOLS, CHARACTERS, Game, MoveRecord, Seat
@@ -67,6 +67,8 @@ class SeatInfo:
     symbol: str
     score: int
     user_id: int | None
+    deadline: object = None
+    autopilot: bool = False
 
 
 def seat_infos(game: Game, seats: list[Seat], me) -> list[SeatInfo]:
@@ -89,6 +91,8 @@ def seat_infos(game: Game, seats: list[Seat], me) -> list[SeatInfo]:
                 symbol=CHARACTER_SYMBOLS[seat.position],
                 score=seat.score,
                 user_id=seat.user_id,
+                deadline=seat.deadline,
+                autopilot=seat.autopilot,
             )
         )
     return infos
@@ -102,8 +106,9 @@ def game_page(game_id: int, user) -> dict | None:
     seats = list(game.seats.select_related("user"))
     infos = seat_infos(game, seats, user)
     names = [s.name for s in infos]
-    me = next((s.position for s in infos if s.is_me), None)
-    context = {"game": game, "seats": infos, "me": me, "names": names}
+    mine = next((s for s in infos if s.is_me), None)
+    me = mine and mine.position
+    context = {"game": game, "seats": infos, "me": me, "names": names, "my_seat": mine}
     if game.status == Game.Status.OPEN:
         context["can_start"] = user.is_authenticated and game.created_by_id == user.pk
         return context
@@ -266,17 +271,20 @@ def lobby(user) -> dict:
     )
     mine = []
     if user.is_authenticated:
-        mine = list(
-            Game.objects.filter(seats__user=user)
-            .annotate(
-                waiting=Case(
-                    When(Q(seats__user=user, seats__acting_since__isnull=False), then=Value(0)),
-                    default=Value(1),
-                    output_field=IntegerField(),
-                )
-            )
-            .prefetch_related("seats__user")
-            .order_by("waiting", "status", "-created_at")
-            .distinct()[:100]
+        finished_long_ago = clock.now() - timedelta(days=30)
+        seats = list(
+            Seat.objects.filter(user=user)
+            .exclude(game__status=Game.Status.FINISHED, game__finished_at__lt=finished_long_ago)
+            .select_related("game")
+            .prefetch_related("game__seats__user")
         )
+        # Waiting for me first, soonest deadline first; then the others, newest first.
+        waiting = sorted(
+            (s for s in seats if s.acting_since and s.game.status == Game.Status.ACTIVE),
+            key=lambda s: (s.deadline is None, s.deadline or s.acting_since),
+        )
+        others = sorted(
+            (s for s in seats if s not in waiting), key=lambda s: s.game.created_at, reverse=True
+        )
+        mine = [{"game": s.game, "seat": s, "waiting": s in waiting} for s in waiting + others]
     return {"open_games": open_games, "my_games": mine}

@@ -14,5 +14,9 @@ urlpatterns = [
     path("games/<int:pk>/add-bot/", views.add_bot, name="game_add_bot"),
     path("games/<int:pk>/remove-bot/", views.remove_bot, name="game_remove_bot"),
     path("games/<int:pk>/start/", views.start, name="game_start"),
+    path("games/<int:pk>/invite/", views.invite_player, name="game_invite_player"),
+    path("games/<int:pk>/back/", views.come_back, name="game_come_back"),
     path("invite/<str:code>/", views.invite, name="game_invite"),
+    path("vacation/", views.vacation, name="vacation"),
+    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
 ]

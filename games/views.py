@@ -6,15 +6,18 @@ Every POST works without JavaScript (the answer redirects back to the page); wit
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from games import actions, selectors
+from games import actions, clock, selectors
 from games.actions import ActionError
 from games.models import Game
 
@@ -46,6 +49,9 @@ def poll(request, pk: int):
     if str(version) == request.GET.get("version"):
         return HttpResponse(status=204)
     return game(request, pk)
+
+
+poll.presence_exempt = True  # polling is not a visit; it must stay at one query
 
 
 def _answer(request, pk: int, error: ActionError | None = None):
@@ -113,7 +119,8 @@ def create(request):
     try:
         players = int(post.get("players", ""))
         target = int(post["target"]) if post.get("target") else None
-        move_seconds = int(post.get("move_seconds", "300"))
+        time_control, seconds = post.get("move_seconds", "live:300").split(":", 1)
+        move_seconds = int(seconds)
     except ValueError:
         messages.error(request, _("Choose the number of players and the rounds from the form."))
         return redirect("lobby")
@@ -124,7 +131,7 @@ def create(request):
             players=players,
             bots=bots,
             target=target,
-            time_control=post.get("time_control", Game.TimeControl.LIVE),
+            time_control=time_control,
             move_seconds=move_seconds,
             visibility=post.get("visibility", Game.Visibility.PUBLIC),
         )
@@ -184,3 +191,78 @@ def invite(request, code: str):
     context = selectors.game_page(game_row.pk, request.user)
     context["invite"] = code
     return render(request, "games/game.html", context)
+
+
+@require_POST
+@login_required
+def invite_player(request, pk: int):
+    try:
+        invitee = actions.invite_player(request.user, pk, request.POST.get("username", ""))
+    except ActionError as error:
+        return _answer(request, pk, error)
+    messages.success(request, _("Invitation sent to %(name)s.") % {"name": invitee.name})
+    return _answer(request, pk)
+
+
+@require_POST
+@login_required
+def come_back(request, pk: int):
+    return _table_action(request, pk, actions.come_back)
+
+
+@login_required
+def vacation(request):
+    """Start or end a vacation: deadlines in correspondence games wait meanwhile."""
+    from games.actions.deadlines import VACATION_DAYS, vacation_left
+    from games.models import Vacation
+
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "end":
+                actions.end_vacation(request.user)
+                messages.success(request, _("Welcome back: your deadlines run again."))
+            else:
+                try:
+                    days = int(request.POST.get("days", ""))
+                except ValueError:
+                    days = 0
+                actions.start_vacation(request.user, days)
+                messages.success(request, _("Enjoy your vacation."))
+        except ActionError as error:
+            messages.error(request, error.message)
+        return redirect("vacation")
+    now = clock.now()
+    context = {
+        "current": Vacation.objects.filter(user=request.user, ended_at__isnull=True).first(),
+        "days_left": round(vacation_left(request.user, now) / timedelta(days=1), 1),
+        "days_a_year": VACATION_DAYS,
+    }
+    return render(request, "games/vacation.html", context)
+
+
+@csrf_exempt  # mail clients post one-click unsubscribes (RFC 8058) without a CSRF token
+def unsubscribe(request, token: str):
+    """Turn one kind of email off, from the link in an email: no login needed, the signed token
+    says who and what. GET shows a button; POST (that button, or the mail client) does it."""
+    from django.core import signing
+
+    from accounts.models import User
+    from games.notifications import read_unsubscribe_token
+
+    try:
+        user_id, preference = read_unsubscribe_token(token)
+        user = User.objects.get(pk=user_id)
+    except signing.SignatureExpired:
+        return render(
+            request, "games/unsubscribe.html", {"error": _("This link has expired.")}, status=400
+        )
+    except (signing.BadSignature, User.DoesNotExist):
+        return render(
+            request, "games/unsubscribe.html", {"error": _("This link is not valid.")}, status=400
+        )
+    label = User._meta.get_field(preference).verbose_name
+    if request.method == "POST":
+        value = User.TurnEmail.NEVER if preference == "email_turn" else False
+        User.objects.filter(pk=user.pk).update(**{preference: value})
+        return render(request, "games/unsubscribe.html", {"done": True, "label": label})
+    return render(request, "games/unsubscribe.html", {"label": label, "token": token})

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -70,6 +71,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "nyet_site.middleware.LastSeenMiddleware",
 ]
 
 ROOT_URLCONF = "nyet_site.urls"
@@ -99,6 +101,10 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite ignores select_for_update: taking the write lock when a transaction begins keeps
+    # moves one at a time when the site and the worker write at once.
+    DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -132,3 +138,33 @@ CELERY_BROKER_URL = (
 )
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
+# A broker that cannot be reached must not hold up a move: publishing fails fast, the failure is
+# logged, and the sweep below queues the stalled work again.
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):  # SQLAlchemy takes no such options
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
+# A plain beat schedule, not django-celery-beat: the site has two fixed periodic jobs and no
+# need to edit schedules at run time. Deadlines live in the database; the sweep finds what is due.
+CELERY_BEAT_SCHEDULE = {
+    "sweep": {"task": "games.tasks.sweep", "schedule": 60.0},
+    "daily-digest": {
+        "task": "games.tasks.daily_digest",
+        "schedule": crontab(hour=7, minute=0),
+    },
+}
+
+LOGIN_REDIRECT_URL = "lobby"
+
+# Email: printed to the console in development; SMTP when EMAIL_HOST is set.
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Nyet! online <nyet@localhost>")
+if os.environ.get("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["EMAIL_HOST"]
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"

@@ -54,7 +54,8 @@ def test_eager_tasks_can_be_asked_for_with_the_embedded_broker():
 def test_the_procfile_serves_the_site_and_runs_a_worker():
     processes = procfile()
 
-    assert set(processes) == {"web", "worker"}
+    assert set(processes) == {"web", "worker", "beat"}
+    assert "celery -A nyet_site beat" in processes["beat"]
     assert "manage.py runserver 127.0.0.1:8000" in processes["web"]
     # One task at a time: SQLite takes one writer at a time.
     assert "celery -A nyet_site worker --pool=solo" in processes["worker"]

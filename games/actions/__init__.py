@@ -6,28 +6,35 @@ records. Each public action validates untrusted input (``check_*``), locks the g
 ``ActionError`` with a message for the player and changes nothing.
 """
 
+from .deadlines import end_vacation, start_vacation
 from .errors import ActionError, StaleVersion
 from .lobby import (
     add_bot,
     create_game,
+    invite_player,
     join_game,
     leave_game,
     release_seats,
     remove_bot,
     start_game,
 )
-from .moves import play_bot_move, submit_move
+from .moves import come_back, play_bot_move, play_timeout_move, submit_move
 
 __all__ = [
     "ActionError",
     "StaleVersion",
     "add_bot",
+    "come_back",
     "create_game",
+    "end_vacation",
+    "invite_player",
     "join_game",
     "leave_game",
     "play_bot_move",
+    "play_timeout_move",
     "release_seats",
     "remove_bot",
     "start_game",
+    "start_vacation",
     "submit_move",
 ]

@@ -6,15 +6,16 @@ import secrets
 from collections.abc import Sequence
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User, bot_user
+from games import clock
 from games.engine import new_game, state_from_json, state_to_json
 from games.models import Game, Round, Seat
 
 from .errors import ActionError
-from .moves import after_commit, sync_acting
+from .notify import notify_people_on_commit
+from .turns import after_commit, sync_acting
 
 BOT_LEVELS = tuple(User.BotLevel.values)
 TIME_CONTROLS = {
@@ -104,7 +105,7 @@ def create_game(
             ]
         )
         if None not in bots:
-            _start(game, now)
+            _start(game, now, actor=user.pk)
     return game
 
 
@@ -125,7 +126,7 @@ def join_game(user, game_id: int, invite_code: str = "", now=None) -> Game:
             raise ActionError(_("This table is full."), code="full")
         empty[0].user = user
         empty[0].save(update_fields=["user"])
-        _bump(game, start=len(empty) == 1, now=now)
+        _bump(game, start=len(empty) == 1, now=now, actor=user.pk)
     return game
 
 
@@ -162,7 +163,7 @@ def add_bot(user, game_id: int, level: str, now=None) -> Game:
             raise ActionError(_("This table is full."), code="full")
         empty[0].user = bot_user(level)
         empty[0].save(update_fields=["user"])
-        _bump(game, start=len(empty) == 1, now=now)
+        _bump(game, start=len(empty) == 1, now=now, actor=user.pk)
     return game
 
 
@@ -186,21 +187,21 @@ def start_game(user, game_id: int, fill_level: str = User.BotLevel.MEDIUM, now=N
     with transaction.atomic():
         game = _lock_own_open_game(user, game_id)
         game.seats.filter(user__isnull=True).update(user=bot_user(fill_level))
-        _bump(game, start=True, now=now)
+        _bump(game, start=True, now=now, actor=user.pk)
     return game
 
 
-def _bump(game: Game, start: bool = False, now=None) -> None:
+def _bump(game: Game, start: bool = False, now=None, actor=None) -> None:
     if start:
-        _start(game, now)
+        _start(game, now, actor)
         return
     game.version += 1
     game.save(update_fields=["version"])
 
 
-def _start(game: Game, now=None) -> None:
-    """Deal round 1 (the game row is locked or new)."""
-    now = now or timezone.now()
+def _start(game: Game, now=None, actor=None) -> None:
+    """Deal round 1 (the game row is locked or new); tell the others the game is on."""
+    now = now or clock.now()
     state = new_game(game.players, game.seed, game.target)
     game.state = state_to_json(state)
     game.status = Game.Status.ACTIVE
@@ -210,6 +211,7 @@ def _start(game: Game, now=None) -> None:
     Round.objects.create(game=game, number=1, dealer=state.dealer)
     sync_acting(game, state, now)
     after_commit(game, state)
+    notify_people_on_commit("game_started", game, key=str(game.pk), skip_user_id=actor)
 
 
 def release_seats(user, now=None) -> None:
@@ -232,3 +234,28 @@ def release_seats(user, now=None) -> None:
             game.version += 1
             game.save(update_fields=["version"])
             after_commit(game, state_from_json(game.state))
+
+
+def invite_player(user, game_id: int, username: str) -> User:
+    """Email a player the table's invite link (a person at the table asks)."""
+    _person(user)
+    with transaction.atomic():
+        game = _lock_open_game(game_id)
+        if not game.seats.filter(user=user).exists():
+            raise ActionError(_("Only players at the table can invite."), code="not_seated")
+        invitee = User.objects.filter(username__iexact=username.strip(), bot_level="").first()
+        if invitee is None or not invitee.is_active:
+            raise ActionError(
+                _("There is no player called “%(name)s”.") % {"name": username}, "no_user"
+            )
+        if game.seats.filter(user=invitee).exists():
+            raise ActionError(
+                _("%(name)s is already at the table.") % {"name": invitee.name}, "seated"
+            )
+        from games.tasks import send_invitation
+
+        game_pk, invitee_pk, inviter = game.pk, invitee.pk, user.name
+        transaction.on_commit(
+            lambda: send_invitation.delay(game_pk, invitee_pk, inviter), robust=True
+        )
+    return invitee

@@ -6,21 +6,20 @@ write the records and queue what follows (bot turns) only once the transaction h
 
 from __future__ import annotations
 
-import logging
-
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.ratings import rate_finished_game
-from games import engine
+from games import clock, engine
 from games.engine import IllegalMove, state_from_json, state_to_json, to_act
 from games.models import Game, MoveRecord, Seat
 
 from .errors import ActionError, StaleVersion
+from .notify import notify_on_commit, notify_people_on_commit
 from .records import write_records
+from .turns import after_commit, bot_levels, sync_acting
 
-log = logging.getLogger(__name__)
+TIMEOUTS_BEFORE_AUTOPILOT = 3
 
 
 def submit_move(user, game_id: int, version: int, move: dict, now=None) -> Game:
@@ -77,11 +76,7 @@ def play_bot_move(game_id: int, version: int, now=None) -> int | None:
         if game is None or game.status != Game.Status.ACTIVE or game.version != version:
             return None
         state = state_from_json(game.state)
-        bots = dict(
-            Seat.objects.filter(game=game, user__bot_level__gt="").values_list(
-                "position", "user__bot_level"
-            )
-        )
+        bots = bot_levels(game)
         seat = next((s for s in to_act(state) if s in bots), None)
         if seat is None:
             return None
@@ -95,7 +90,7 @@ def play_bot_move(game_id: int, version: int, now=None) -> int | None:
 
 def do_move(game: Game, before, after, move, *, by_bot=False, timeout=False, now=None) -> None:
     """Write an accepted move (the game row is locked, the move checked)."""
-    now = now or timezone.now()
+    now = now or clock.now()
     MoveRecord.objects.create(
         game=game,
         number=MoveRecord.objects.filter(game=game).count() + 1,
@@ -114,29 +109,62 @@ def do_move(game: Game, before, after, move, *, by_bot=False, timeout=False, now
         game.finished_at = now
         fields += ["status", "finished_at"]
         rate_finished_game(game, after)
+        notify_people_on_commit("game_over", game, key=str(game.pk))
     game.save(update_fields=fields)
-    sync_acting(game, after, now)
+    sync_acting(game, after, now, moved=None if by_bot else move.seat)
     if not by_bot:
         after_commit(game, after)
 
 
-def sync_acting(game: Game, state, now) -> None:
-    """Mark the seats that must act now (kept in the database for the lobby and deadlines)."""
-    acting = to_act(state)
-    Seat.objects.filter(game=game).exclude(position__in=acting).exclude(
-        acting_since__isnull=True
-    ).update(acting_since=None)
-    Seat.objects.filter(game=game, position__in=acting, acting_since__isnull=True).update(
-        acting_since=now
-    )
+def play_timeout_move(game_id: int, version: int, now=None) -> int | None:
+    """The stand-in bot's move for one seat whose deadline has passed, if the game is still at
+    ``version``. Returns the new version, or None when nothing is due. Safe to call twice or late.
+    After three timeouts in a row the seat goes on autopilot until its player comes back."""
+    now = now or clock.now()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.status != Game.Status.ACTIVE or game.version != version:
+            return None
+        seat = (
+            Seat.objects.filter(game=game, deadline__lte=now, acting_since__isnull=False)
+            .order_by("position")
+            .first()
+        )
+        if seat is None:
+            return None
+        from games.bots import STAND_IN, make_bot
+
+        state = state_from_json(game.state)
+        bot = make_bot(STAND_IN, seed=f"{game.seed}/{game.version}/{seat.position}")
+        move = bot.choose(engine.view(state, seat.position))
+        after = engine.apply(state, move)
+        do_move(game, state, after, move, by_bot=True, timeout=True, now=now)
+        seat.refresh_from_db()
+        seat.timeouts_in_a_row += 1
+        seat.autopilot = seat.timeouts_in_a_row >= TIMEOUTS_BEFORE_AUTOPILOT
+        seat.save(update_fields=["timeouts_in_a_row", "autopilot"])
+        notify_on_commit("bot_moved", game, seat.position, key=f"{game.pk}/{version}")
+        after_commit(game, after)
+        return game.version
 
 
-def after_commit(game: Game, state) -> None:
-    """Queue the bots' turns once the move is committed; a broker failure never undoes a move."""
-    acting = to_act(state)
-    if not Seat.objects.filter(game=game, position__in=acting, user__bot_level__gt="").exists():
-        return
-    from games.tasks import play_bots
-
-    game_id, version = game.pk, game.version
-    transaction.on_commit(lambda: play_bots.delay(game_id, version), robust=True)
+def come_back(user, game_id: int, now=None) -> Game:
+    """The player is back: their seat leaves autopilot and they play again themselves."""
+    now = now or clock.now()
+    with transaction.atomic():
+        game = _lock_active_game(game_id)
+        seat = Seat.objects.filter(game=game, user=user).first()
+        if seat is None:
+            raise ActionError(_("You do not have a seat in this game."), code="not_seated")
+        if not seat.autopilot:
+            raise ActionError(_("You are already playing this seat yourself."), code="not_away")
+        seat.autopilot = False
+        seat.timeouts_in_a_row = 0
+        seat.save(update_fields=["autopilot", "timeouts_in_a_row"])
+        game.version += 1
+        game.save(update_fields=["version"])
+        state = state_from_json(game.state)
+        # The turn starts afresh: a new deadline if the seat must act now.
+        Seat.objects.filter(pk=seat.pk).update(acting_since=None)
+        sync_acting(game, state, now)
+    return game

@@ -68,3 +68,30 @@ def play_out(act, game: Game, people, rng: random.Random, until=None) -> Game:
         if not any(play_person_move(act, game, user, rng) for user in people):
             raise AssertionError("nobody can move: the game is stuck")
     raise AssertionError("the game did not end")
+
+
+class FakeClock:
+    """The time, as the test says: ``clock.advance(hours=6)``."""
+
+    def __init__(self, start):
+        self.current = start
+
+    def __call__(self):
+        return self.current
+
+    def advance(self, **delta):
+        from datetime import timedelta
+
+        self.current += timedelta(**delta)
+        return self.current
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    from django.utils import timezone
+
+    from games import clock as site_clock
+
+    fake = FakeClock(timezone.now())
+    monkeypatch.setattr(site_clock, "now", fake)
+    return fake

@@ -1,0 +1,144 @@
+"""A broker that cannot be reached never breaks a move; the sweep catches up once it is back.
+And a real Celery worker on the machine's Redis plays the bots' turns (PostgreSQL + Redis)."""
+
+import logging
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from games import engine
+from games.actions import StaleVersion, create_game, submit_move
+from games.actions.deadlines import due
+from games.models import Game, MoveRecord
+from nyet_site.celery import app
+
+from .conftest import state_of
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@contextmanager
+def broker(url: str):
+    """Tasks really go through ``url`` (not eagerly in-process) inside the block."""
+    saved = app.conf.broker_url, app.conf.task_always_eager
+
+    def forget_connections():
+        app._pool = None  # Celery caches its connection and producer pools
+        app.amqp._producer_pool = None
+
+    app.conf.update(broker_url=url, task_always_eager=False)
+    forget_connections()
+    try:
+        yield
+    finally:
+        app.conf.update(broker_url=saved[0], task_always_eager=saved[1])
+        forget_connections()
+
+
+def person_to_move(state) -> dict:
+    move = engine.view(state, 0)["legal"][0]
+    del move["seat"]
+    return move
+
+
+@pytest.mark.django_db
+def test_a_move_succeeds_with_the_broker_down_and_the_sweep_catches_up(
+    alice, clock, caplog, django_capture_on_commit_callbacks
+):
+    for _ in range(50):  # a deal where the person moves first and a bot next
+        game = create_game(alice, players=2, bots=["easy"])
+        state = state_of(game)
+        if engine.to_act(state) == (0,):
+            break
+        Game.objects.filter(pk=game.pk).delete()
+    with broker("redis://127.0.0.1:1/0"), caplog.at_level(logging.ERROR):
+        with django_capture_on_commit_callbacks(execute=True):
+            submit_move(alice, game.pk, game.version, person_to_move(state))
+    game.refresh_from_db()
+    assert MoveRecord.objects.filter(game=game).count() == 1, "the move stands"
+    assert "Error calling" in caplog.text and "Connection refused" in caplog.text
+    assert engine.to_act(state_of(game)) == (1,), "the bot's turn is waiting"
+    clock.advance(seconds=40)  # the broker is back (eager again): the sweep plays the bot
+    with django_capture_on_commit_callbacks(execute=True):
+        found = due()
+    assert found["stalled"] == 1
+    assert MoveRecord.objects.filter(game=game, by_bot=True).exists()
+
+
+def wait_for(condition, seconds=60):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_on_redis_plays_the_bots(on_postgres, alice, tmp_path):
+    from django.db import connection
+
+    redis = "redis://127.0.0.1:6379/7"
+    log = tmp_path / "worker.log"
+    env = {
+        **os.environ,
+        "CELERY_BROKER_URL": redis,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "DATABASE_URL": "postgresql://root@127.0.0.1:5432/" + connection.settings_dict["NAME"],
+    }
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "nyet_site",
+            "worker",
+            "--pool=solo",
+            "--loglevel=info",
+            "--without-heartbeat",
+            "--without-mingle",
+            "--without-gossip",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    rng = random.Random(1)
+    try:
+        with broker(redis):
+            game = create_game(alice, players=3, bots=["easy", "easy"], target=30)
+            while True:
+                game.refresh_from_db()
+                assert wait_for(
+                    lambda: (
+                        Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+                        or 0 in engine.to_act(state_of(Game.objects.get(pk=game.pk)))
+                    )
+                ), "the worker did not play the bots"
+                game.refresh_from_db()
+                if game.status == Game.Status.FINISHED:
+                    break
+                state = state_of(game)
+                move = rng.choice(engine.view(state, 0)["legal"])
+                del move["seat"]
+                try:
+                    submit_move(alice, game.pk, game.version, move)
+                except StaleVersion:  # a bot discarded meanwhile (the same phase): try again
+                    continue
+            assert MoveRecord.objects.filter(game=game, by_bot=True).count() > 10
+    finally:
+        os.killpg(worker.pid, signal.SIGTERM)
+        worker.wait(timeout=30)
+    output = log.read_text()
+    assert "games.tasks.play_bots" in output and "succeeded" in output

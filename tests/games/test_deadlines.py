@@ -1,0 +1,155 @@
+"""Correspondence play: deadlines, reminders, timeouts, autopilot and "your turn" emails, driven
+by an injected clock and the sweep (run twice each time: nothing may happen twice)."""
+
+from collections import Counter
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+
+from games import engine
+from games.actions import ActionError, come_back, create_game, join_game, submit_move
+from games.actions.deadlines import due
+from games.models import Game, MoveRecord, SentEmail
+
+from .conftest import state_of
+
+pytestmark = pytest.mark.django_db
+DAY = 24 * 3600
+
+
+def sweep_twice(django_capture_on_commit_callbacks):
+    for _ in range(2):
+        with django_capture_on_commit_callbacks(execute=True):
+            due()
+
+
+def kinds_sent():
+    return Counter(SentEmail.objects.values_list("kind", flat=True))
+
+
+def correspondence_game(act, user, bots=("easy", "easy")):
+    return act(
+        create_game,
+        user,
+        players=len(bots) + 1,
+        bots=list(bots),
+        time_control=Game.TimeControl.CORRESPONDENCE,
+        move_seconds=DAY,
+    )
+
+
+def test_a_game_whose_player_never_moves_still_finishes(
+    act, alice, clock, django_capture_on_commit_callbacks
+):
+    game = correspondence_game(act, alice)
+    seat = game.seats.get(user=alice)
+    assert seat.deadline == clock.current + timedelta(days=1)
+    for _ in range(200):
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED:
+            break
+        clock.advance(hours=6)
+        sweep_twice(django_capture_on_commit_callbacks)
+    assert game.status == Game.Status.FINISHED
+    timeouts = MoveRecord.objects.filter(game=game, timeout=True)
+    assert timeouts.count() == 3 and set(timeouts.values_list("seat", flat=True)) == {0}
+    seat.refresh_from_db()
+    assert seat.autopilot, "after three timeouts in a row the bot plays the seat"
+    # one reminder per turn with a deadline, one notice per timeout, one "your turn" (alice
+    # never came back to the site), the final standings; nothing twice
+    assert kinds_sent() == Counter(reminder=3, bot_moved=3, your_turn=1, game_over=1)
+    assert len(mail.outbox) == SentEmail.objects.count() == 8
+    assert all(m.to == ["alice@example.com"] for m in mail.outbox)
+    game_over = next(m for m in mail.outbox if "is over" in m.subject or "won" in m.subject)
+    assert "final standings" in game_over.body
+
+
+def test_a_move_in_time_resets_the_clock_and_the_timeout_count(
+    act, alice, clock, django_capture_on_commit_callbacks
+):
+    game = correspondence_game(act, alice)
+    clock.advance(hours=25)
+    sweep_twice(django_capture_on_commit_callbacks)
+    seat = game.seats.get(user=alice)
+    assert seat.timeouts_in_a_row == 1
+    game.refresh_from_db()
+    state = state_of(game)
+    if 0 in engine.to_act(state):
+        move = engine.view(state, 0)["legal"][0]
+        del move["seat"]
+        act(submit_move, alice, game.pk, game.version, move)
+        seat.refresh_from_db()
+        assert seat.timeouts_in_a_row == 0
+        if seat.acting_since:
+            assert seat.deadline == clock.current + timedelta(days=1)
+
+
+def test_a_reminder_comes_at_three_quarters_of_the_time(
+    act, alice, clock, django_capture_on_commit_callbacks
+):
+    alice.email_turn = "never"  # only the reminder, then
+    alice.save()
+    game = correspondence_game(act, alice)
+    clock.advance(hours=17)
+    sweep_twice(django_capture_on_commit_callbacks)
+    assert kinds_sent() == Counter()
+    clock.advance(hours=1)
+    sweep_twice(django_capture_on_commit_callbacks)
+    assert kinds_sent() == Counter(reminder=1)
+    (reminder,) = mail.outbox
+    assert f"game {game.pk}" in reminder.subject
+    assert reminder.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert "/unsubscribe/" in reminder.extra_headers["List-Unsubscribe"]
+
+
+def test_your_turn_waits_until_the_player_is_away_and_comes_once_per_visit(
+    act, alice, bob, clock, django_capture_on_commit_callbacks
+):
+    game = act(create_game, alice, players=2, time_control="correspondence", move_seconds=DAY)
+    act(join_game, bob, game.pk)
+    game.refresh_from_db()
+    acting = engine.to_act(state_of(game))[0]
+    mover = alice if acting == 0 else bob
+    mover.last_seen = clock.current
+    mover.save()
+    clock.advance(minutes=3)
+    sweep_twice(django_capture_on_commit_callbacks)
+    assert kinds_sent()["your_turn"] == 0, "seen a moment ago"
+    clock.advance(minutes=10)
+    sweep_twice(django_capture_on_commit_callbacks)
+    assert kinds_sent()["your_turn"] == 1
+    clock.advance(hours=2)
+    sweep_twice(django_capture_on_commit_callbacks)
+    assert kinds_sent()["your_turn"] == 1, "not again before the next visit"
+    (your_turn,) = [m for m in mail.outbox if "Your turn" in m.subject]
+    assert your_turn.to == [mover.email]
+
+
+def test_preferences_are_honoured(act, alice, clock, django_capture_on_commit_callbacks):
+    alice.email_reminders = False
+    alice.email_turn = "never"
+    alice.email_game_over = False
+    alice.save()
+    game = correspondence_game(act, alice)
+    for _ in range(200):
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED:
+            break
+        clock.advance(hours=6)
+        sweep_twice(django_capture_on_commit_callbacks)
+    assert game.status == Game.Status.FINISHED
+    assert mail.outbox == []
+
+
+def test_come_back_ends_autopilot(act, alice, clock, django_capture_on_commit_callbacks):
+    game = correspondence_game(act, alice)
+    with pytest.raises(ActionError):
+        come_back(alice, game.pk)
+    seat = game.seats.get(user=alice)
+    seat.autopilot = True
+    seat.timeouts_in_a_row = 3
+    seat.save()
+    act(come_back, alice, game.pk)
+    seat.refresh_from_db()
+    assert not seat.autopilot and seat.timeouts_in_a_row == 0

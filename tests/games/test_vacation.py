@@ -1,0 +1,93 @@
+"""Vacations pause correspondence deadlines (not live ones), within 14 days a year."""
+
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from games.actions import ActionError, create_game, end_vacation, start_vacation
+from games.actions.deadlines import due, vacation_left
+from games.models import Game, Vacation
+
+pytestmark = pytest.mark.django_db
+DAY = 24 * 3600
+
+
+def refused(code, *args):
+    vacations = Vacation.objects.count()
+    with pytest.raises(ActionError) as caught:
+        start_vacation(*args)
+    assert caught.value.code == code and caught.value.message
+    assert Vacation.objects.count() == vacations
+
+
+def test_vacation_pauses_correspondence_deadlines_and_resumes_with_the_time_left(act, alice, clock):
+    corr = act(
+        create_game,
+        alice,
+        players=2,
+        bots=["easy"],
+        time_control="correspondence",
+        move_seconds=DAY,
+    )
+    live = act(create_game, alice, players=2, bots=["easy"], move_seconds=300)
+    corr_seat, live_seat = corr.seats.get(user=alice), live.seats.get(user=alice)
+    assert corr_seat.deadline and live_seat.deadline
+    clock.advance(hours=10)
+    start_vacation(alice, 3)
+    corr_seat.refresh_from_db()
+    live_seat.refresh_from_db()
+    assert corr_seat.deadline is None and corr_seat.paused_seconds == 14 * 3600
+    assert live_seat.deadline is not None, "live games are not paused"
+    clock.advance(days=2)
+    due()
+    corr_seat.refresh_from_db()
+    assert corr_seat.deadline is None, "no timeout while away"
+    end_vacation(alice)
+    corr_seat.refresh_from_db()
+    assert corr_seat.deadline == clock.current + timedelta(hours=14)
+    assert vacation_left(alice, clock.current) == timedelta(days=12)
+
+
+def test_a_vacation_ends_by_itself_with_a_warning_the_day_before(alice, clock):
+    start_vacation(alice, 2)
+    clock.advance(hours=12)
+    due()
+    assert mail.outbox == []
+    clock.advance(hours=13)
+    due()
+    due()
+    assert len(mail.outbox) == 1 and "vacation ends" in mail.outbox[0].subject.lower()
+    clock.advance(hours=24)
+    due()
+    vacation = Vacation.objects.get()
+    assert vacation.ended_at == vacation.ends_at
+    assert len(mail.outbox) == 1
+
+
+def test_vacation_refusals(alice, clock):
+    refused("days", alice, 0)
+    refused("too_long", alice, 15)
+    start_vacation(alice, 10)
+    refused("on_vacation", alice, 1)
+    clock.advance(days=10)
+    due()
+    refused("too_long", alice, 5)
+    start_vacation(alice, 4)
+    with pytest.raises(ActionError):
+        end_vacation(alice) or end_vacation(alice)
+
+
+def test_the_vacation_page(client, alice, clock):
+    client.force_login(alice)
+    page = client.get(reverse("vacation")).content.decode()
+    assert "Days left this year: 14" in page
+    response = client.post(reverse("vacation"), {"days": "99"}, follow=True)
+    assert "You have 14" in response.content.decode()
+    assert not Vacation.objects.exists()
+    client.post(reverse("vacation"), {"days": "2"})
+    assert Vacation.objects.filter(user=alice, ended_at__isnull=True).exists()
+    client.post(reverse("vacation"), {"action": "end"})
+    assert not Vacation.objects.filter(ended_at__isnull=True).exists()
+    assert Game.objects.count() == 0
