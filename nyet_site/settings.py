@@ -55,6 +55,8 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "allauth",
+    "allauth.account",
     "django_htmx",
     "template_partials",
     "accounts",
@@ -68,6 +70,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+    "accounts.middleware.PreferencesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -168,3 +172,33 @@ if os.environ.get("EMAIL_HOST"):
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+
+# --- Accounts: django-allauth -------------------------------------------------------------------
+# Sign up with an email and a username, log in with either. Bots (User.bot_level) have no usable
+# password; the backend, the adapter and the password reset form refuse them all the same.
+AUTHENTICATION_BACKENDS = ["accounts.backends.PersonBackend"]
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_FORMS = {
+    "login": "accounts.forms.LoginForm",
+    "reset_password": "accounts.forms.ResetPasswordForm",
+}
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_UNIQUE_EMAIL = True
+# Mandatory in production: an account logs in once its email is confirmed. Optional in
+# development, where the link is printed to the console.
+ACCOUNT_EMAIL_VERIFICATION = "mandatory" if PRODUCTION else "optional"
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Nyet!] "
+ACCOUNT_USER_DISPLAY = "accounts.models.user_display"
+# Where allauth sends a player after logging out (after logging in: LOGIN_REDIRECT_URL).
+ACCOUNT_LOGOUT_REDIRECT_URL = "lobby"
+# allauth's own rate limits (the defaults of ACCOUNT_RATE_LIMITS) guard login, sign-up and
+# password reset. They count in the cache, which every web process must share in production:
+# Redis when REDIS_URL is set.
+if os.environ.get("REDIS_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+        }
+    }

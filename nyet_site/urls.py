@@ -1,8 +1,13 @@
+from allauth.account import views as allauth_views
 from django.contrib import admin
 from django.urls import include, path
 
 urlpatterns = [
     path("", include("games.urls")),
-    path("accounts/", include("django.contrib.auth.urls")),
+    # Django's names for these two, which pages and setup_demo still use.
+    path("accounts/login/", allauth_views.login, name="login"),
+    path("accounts/logout/", allauth_views.logout, name="logout"),
+    path("accounts/", include("allauth.urls")),
+    path("", include("accounts.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -107,13 +107,13 @@ TIE_SEED, TIE_MOVES, TIE_TOTALS = 3, 7, [28, 28, 24]
 
 
 @pytest.fixture
-def tied_game(act, monkeypatch):
+def tied_game(act):
     def play(first, second, third) -> Game:
-        monkeypatch.setattr(lobby_actions.secrets, "randbits", lambda bits: TIE_SEED)
-        game = act(create_game, first, players=3, target=1)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(lobby_actions.secrets, "randbits", lambda bits: TIE_SEED)
+            game = act(create_game, first, players=3, target=1)
         act(join_game, second, game.pk)
         act(join_game, third, game.pk)
-        monkeypatch.undo()
         return play_out(act, game, [first, second, third], random.Random(TIE_MOVES))
 
     return play

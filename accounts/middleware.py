@@ -1,0 +1,49 @@
+"""Each request speaks the player's language and shows times in their time zone.
+
+``LocaleMiddleware`` has already picked a language from the browser (or the language cookie);
+a logged-in player's own choice (``User.language``, when set) wins over it, and their
+``User.time_zone`` is activated for the request. Views that promise to stay cheap (marked
+``presence_exempt``, like the game poll that answers 204 after one query) do not load the
+player for this: their preferences apply when, and only if, the view loads the player itself.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django.utils import timezone, translation
+from django.utils.functional import SimpleLazyObject
+
+
+def apply_preferences(request, user):
+    """Activate ``user``'s language and time zone for this request; returns ``user``."""
+    if not user.is_authenticated:
+        timezone.deactivate()
+        return user
+    if user.language:
+        translation.activate(user.language)
+        request.LANGUAGE_CODE = translation.get_language()
+    try:
+        timezone.activate(zoneinfo.ZoneInfo(user.time_zone))
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        timezone.deactivate()
+    return user
+
+
+class PreferencesMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()  # the next request on this thread starts from UTC
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if getattr(view_func, "presence_exempt", False):
+            user = request.user
+            request.user = SimpleLazyObject(lambda: apply_preferences(request, user))
+        else:
+            apply_preferences(request, request.user)
+        return None

@@ -1,0 +1,268 @@
+"""Reads for the profile and leaderboard pages, each in a fixed number of queries however many
+games a player has.
+
+Every figure comes from the game records (``Seat``, ``Round``, ``MoveRecord``); the rating from
+``Rating`` and ``RatingChange``, written when each game finished. The words, for a player:
+
+- played: a seat in a game that has started (a bot level holding two seats of one game played
+  it twice);
+- finished: the game reached its end (its last round, or the point target);
+- won: finished with the highest total; a shared first place is a win for each;
+- abandoned: started, not finished, and no move for ``ABANDONED_AFTER``. It counts as played,
+  not finished, and is not rated; should it ever finish, it is rated then, like any other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from games.models import Game, MoveRecord, Round, Seat
+
+from .models import Rating, RatingChange, User
+from .ratings import DEFAULT, history_points, ordinal
+
+ABANDONED_AFTER = timedelta(days=30)
+RECENT_GAMES = 10
+CHART_ROWS = 200  # the chart shows about this many of the latest rated games
+LEADERBOARD_MIN_GAMES = 5
+LEADERBOARD_PAGE_SIZE = 25
+CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN = 320, 100, 6
+
+STARTED = (Game.Status.ACTIVE, Game.Status.FINISHED)
+FINISHED = Q(game__status=Game.Status.FINISHED)
+
+
+def _top_score():
+    """The best total at the seat's table."""
+    return Subquery(
+        Seat.objects.filter(game=OuterRef("game")).order_by("-score").values("score")[:1]
+    )
+
+
+def _last_move():
+    """When the seat's game last moved (its start, before any move)."""
+    return Coalesce(
+        Subquery(
+            MoveRecord.objects.filter(game=OuterRef("game"))
+            .order_by("-number")
+            .values("created_at")[:1]
+        ),
+        F("game__started_at"),
+    )
+
+
+def started_seats(user: User, now: datetime) -> QuerySet[Seat]:
+    """The user's seats in games that have started, with ``top`` (the table's best total) and
+    ``abandoned`` (no move since ``now - ABANDONED_AFTER``) to filter on."""
+    return (
+        Seat.objects.filter(user=user, game__status__in=STARTED)
+        .alias(top=_top_score(), last_move=_last_move())
+        .alias(
+            won=Q(game__status=Game.Status.FINISHED, score__gte=F("top")),
+            abandoned=Q(game__status=Game.Status.ACTIVE, last_move__lt=now - ABANDONED_AFTER),
+        )
+    )
+
+
+@dataclass
+class Tally:
+    players: int | None  # None: all player counts together
+    played: int = 0
+    finished: int = 0
+    wins: int = 0
+    abandoned: int = 0
+    points: int = 0  # the final totals of the finished games, added up
+    rounds: int = 0  # the rounds of the finished games
+
+    @property
+    def in_play(self) -> int:
+        return self.played - self.finished - self.abandoned
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.wins / self.finished if self.finished else None
+
+    @property
+    def win_percent(self) -> int | None:
+        return None if self.win_rate is None else round(100 * self.win_rate)
+
+    @property
+    def points_per_round(self) -> float | None:
+        return self.points / self.rounds if self.rounds else None
+
+    def add(self, other: Tally) -> None:
+        for field in ("played", "finished", "wins", "abandoned", "points", "rounds"):
+            setattr(self, field, getattr(self, field) + getattr(other, field))
+
+
+def tallies(user: User, now: datetime) -> tuple[Tally, list[Tally]]:
+    """All games together, and one ``Tally`` per player count (2 queries)."""
+    rows = (
+        started_seats(user, now)
+        .values("game__players")
+        .annotate(
+            played=Count("pk"),
+            finished=Count("pk", filter=FINISHED),
+            wins=Count("pk", filter=Q(won=True)),
+            abandoned=Count("pk", filter=Q(abandoned=True)),
+            points=Coalesce(Sum("score", filter=FINISHED), 0),
+        )
+        .order_by("game__players")
+    )
+    by_players = {
+        row["game__players"]: Tally(
+            players=row["game__players"],
+            played=row["played"],
+            finished=row["finished"],
+            wins=row["wins"],
+            abandoned=row["abandoned"],
+            points=row["points"],
+        )
+        for row in rows
+    }
+    # One row per round and per seat of the user (a bot with two seats counts each round twice).
+    rounds = (
+        Round.objects.filter(
+            game__seats__user=user, game__status=Game.Status.FINISHED, scores__isnull=False
+        )
+        .values("game__players")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    for row in rounds:
+        by_players[row["game__players"]].rounds = row["n"]
+    total = Tally(players=None)
+    for tally in by_players.values():
+        total.add(tally)
+    return total, sorted(by_players.values(), key=lambda t: t.players)
+
+
+@dataclass
+class RecentGame:
+    game: Game
+    score: int
+    status: str  # "finished", "in_play" or "abandoned"
+    won: bool
+    rating_change: float | None  # the ordinal's change, for a rated game
+
+
+def recent_games(user: User, now: datetime, changes: dict[int, float]) -> list[RecentGame]:
+    seats = (
+        started_seats(user, now)
+        .annotate(top_score=F("top"), is_abandoned=F("abandoned"))
+        .select_related("game")
+        .order_by("-game__started_at", "-game_id", "position")[:RECENT_GAMES]
+    )
+    recent = []
+    for seat in seats:
+        finished = seat.game.status == Game.Status.FINISHED
+        status = "finished" if finished else "abandoned" if seat.is_abandoned else "in_play"
+        recent.append(
+            RecentGame(
+                game=seat.game,
+                score=seat.score,
+                status=status,
+                won=finished and seat.score >= seat.top_score,
+                rating_change=changes.get(seat.game_id),
+            )
+        )
+    return recent
+
+
+def rating_history(user: User) -> list[RatingChange]:
+    """The user's latest rating changes (about ``CHART_ROWS``), oldest first."""
+    rows = (
+        RatingChange.objects.filter(user=user)
+        .select_related(None)
+        .order_by("-game__finished_at", "-game_id", "-position")
+        .only("game_id", "mu_before", "sigma_before", "mu_after", "sigma_after")[:CHART_ROWS]
+    )
+    return list(reversed(rows))
+
+
+def chart(values: list[float]) -> dict | None:
+    """An inline SVG line: the ordinal before the first game shown, then after each game."""
+    if len(values) < 2:
+        return None
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    width = CHART_WIDTH - 2 * CHART_MARGIN
+    height = CHART_HEIGHT - 2 * CHART_MARGIN
+    coords = [
+        (
+            CHART_MARGIN + width * i / (len(values) - 1),
+            CHART_MARGIN + height * (1 - (v - low) / span) if high > low else CHART_HEIGHT / 2,
+        )
+        for i, v in enumerate(values)
+    ]
+    return {
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in coords),
+        "last": {"x": f"{coords[-1][0]:.1f}", "y": f"{coords[-1][1]:.1f}"},
+        "low": low,
+        "high": high,
+        "first": values[0],
+        "latest": values[-1],
+        "games": len(values) - 1,
+    }
+
+
+def profile_page(username: str, now: datetime | None = None) -> dict | None:
+    """Everything the profile page shows (7 queries), or None for no such (active) player."""
+    now = now or timezone.now()
+    user = User.objects.select_related("rating").filter(username=username).first()
+    if user is None or not (user.is_active or user.is_bot):
+        return None
+    total, by_players = tallies(user, now)
+    best = (
+        Seat.objects.filter(user=user, game__status=Game.Status.FINISHED)
+        .select_related("game")
+        .order_by("-score", "-game__finished_at")
+        .first()
+    )
+    history = rating_history(user)
+    points = history_points(history)
+    changes = {}
+    previous = ordinal(history[0].mu_before, history[0].sigma_before) if history else None
+    values = [previous] if history else []
+    for game_id, mu, sigma in points:
+        value = ordinal(mu, sigma)
+        changes[game_id] = value - previous
+        values.append(value)
+        previous = value
+    rating = getattr(user, "rating", None)
+    return {
+        "player": user,
+        "total": total,
+        "by_players": by_players,
+        "best": best,
+        "rating": rating,
+        "default_rating": ordinal(*DEFAULT),
+        "chart": chart(values),
+        "recent": recent_games(user, now, changes),
+        "abandoned_days": ABANDONED_AFTER.days,
+    }
+
+
+def leaderboard_page(page_number, min_games: int | None = None) -> dict:
+    """One page of the rated players (bots too) with at least ``min_games`` rated games
+    (``LEADERBOARD_MIN_GAMES``), best ordinal first (2 queries: the count and the page)."""
+    if min_games is None:
+        min_games = LEADERBOARD_MIN_GAMES
+    ratings = (
+        Rating.objects.filter(games__gte=min_games)
+        .filter(Q(user__is_active=True) | ~Q(user__bot_level=""))
+        .select_related("user")
+        .annotate(conservative=F("mu") - 3 * F("sigma"))
+        .order_by("-conservative", "user__username")
+    )
+    page: Page = Paginator(ratings, LEADERBOARD_PAGE_SIZE).get_page(page_number)
+    rows = [(page.start_index() + i, rating) for i, rating in enumerate(page.object_list)]
+    return {"page": page, "rows": rows, "min_games": min_games}
