@@ -16,7 +16,6 @@ from django.utils.translation import gettext_lazy as _
 from games.engine import LINES, SETUPS
 
 CHARACTERS = (_("Wolf"), _("Crane"), _("Tiger"), _("Bear"), _("Eagle"))
-CHARACTER_SYMBOLS = ("🐺", "🦩", "🐯", "🐻", "🦅")
 
 
 class Game(models.Model):
@@ -119,10 +118,6 @@ class Seat(models.Model):
     @property
     def character(self) -> str:
         return CHARACTERS[self.position]
-
-    @property
-    def symbol(self) -> str:
-        return CHARACTER_SYMBOLS[self.position]
 
 
 class Round(models.Model):

@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 from games import clock, engine
 from games.engine.board import BOXES, LINES
 from games.engine.cards import VALUE
-from games.models import CHARACTER_SYMBOLS, CHARACTERS, Game, MoveRecord, Seat
+from games.models import CHARACTERS, Game, MoveRecord, Seat
 
 LOG_LENGTH = 40
 COLOR_SYMBOLS = {"B": "●", "R": "▲", "Y": "★", "G": "■"}
@@ -64,7 +64,6 @@ class SeatInfo:
     is_bot: bool
     is_me: bool
     character: str
-    symbol: str
     score: int
     user_id: int | None
     deadline: object = None
@@ -77,7 +76,9 @@ def seat_infos(game: Game, seats: list[Seat], me) -> list[SeatInfo]:
         user = seat.user
         if user is None:  # an open seat, or a player who deleted their account
             name = _("(open seat)") if game.status == Game.Status.OPEN else _("(former player)")
-        elif user.is_bot or user.is_active:
+        elif user.is_bot:  # several bots of a level may sit at a table: add the character
+            name = f"{user.name} ({CHARACTERS[seat.position]})"
+        elif user.is_active:
             name = user.name
         else:
             name = _("(former player)")
@@ -88,7 +89,6 @@ def seat_infos(game: Game, seats: list[Seat], me) -> list[SeatInfo]:
                 is_bot=bool(user and user.is_bot),
                 is_me=bool(user and me.is_authenticated and user.pk == me.pk),
                 character=str(CHARACTERS[seat.position]),
-                symbol=CHARACTER_SYMBOLS[seat.position],
                 score=seat.score,
                 user_id=seat.user_id,
                 deadline=seat.deadline,
@@ -184,15 +184,18 @@ def _play_area(seen: dict, names: list[str], me: int | None) -> dict:
                     "loot": sum(seen["loot_won"][s] for s in team),
                 }
             )
+    my_turn = me is not None and me in seen["to_act"]
     return {
         "hand": hand,
+        # While choosing a discard the form shows the hand; no need to show it twice.
+        "show_hand": bool(hand) and not (my_turn and seen["phase"] == "discard"),
         "current_trick": current,
         "previous_trick": previous,
         "team_choices": team_choices,
         "discard_rule": discard_rule,
         "discard_count": {"1": 1, "2": 2, "except_1": 1}.get(discard_rule, 0),
         "team_rows": team_rows,
-        "my_turn": me is not None and me in seen["to_act"],
+        "my_turn": my_turn,
         "acting_names": [names[s] for s in seen["to_act"]],
         "scorepad": scorepad(seen, n),
     }
