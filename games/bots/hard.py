@@ -1,11 +1,17 @@
 """The Hard bot: a search over the cards it cannot see (determinized playouts).
 
-For a card to play, it draws deals of the hidden cards consistent with everything its seat has
-seen (``determinize``), and in each deal plays every playable card followed by a quick playout
-of the rest of the round (``playout.quick_card`` for every seat); a card is worth its average
-round score for this seat less the others' average. The same deals are used for every card, so
-they are compared on equal luck. Ties go to the Medium bot's card. The board, the teams and the
-discards are Medium's decisions.
+For a card to play, or a card to discard or pass, Hard draws deals of the hidden cards
+consistent with everything its seat has seen (``determinize``); in each deal it tries every
+option it weighs and plays the rest of the round out quickly (``playout.quick_card`` for every
+seat; the others' discards and passes by ``evaluate.keep_values``). An option is worth its
+round score for this seat less the others' average. The same deals serve every option, so
+options are compared on equal luck, and Hard keeps the Medium bot's choice unless the best
+option beats it clearly (``prefer``).
+
+- Card play: every playable card.
+- Discard or pass: the few cards (or pairs) Medium would most readily let go.
+- Board and teams: Medium's heuristics. They read what the others' tokens say about their
+  hands, which uniform deals do not; a search over teams without that did worse than Medium.
 
 Budget: ``samples`` deals at most; with a ``clock`` (e.g. ``time.perf_counter``, passed in so
 that this module reads no clock itself) also at most ``seconds`` per move, checked after each
@@ -15,11 +21,14 @@ deal. Without a clock the bot is reproducible: the same view and seed give the s
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from games.engine import Move, PlayCard, move_from_json
+from games.engine import Discard, Move, PassCard, PlayCard, move_from_json
+from games.engine.board import Terms
+from games.engine.cards import VALUE
 
 from .determinize import determinize
+from .evaluate import keep_values
 from .knowledge import Knowledge
 from .medium import choose_card, decide
 from .playout import Round, play_out
@@ -27,6 +36,8 @@ from .playout import Round, play_out
 SECONDS = 0.5
 SAMPLES = 30  # deals per move without a clock
 MAX_SAMPLES = 10_000  # with a clock, the time is the limit
+DISCARD_OPTIONS = 6  # discards (or passes) weighed by the search
+MARGIN = 1.0  # standard errors by which the search must beat Medium's choice
 
 
 class Hard:
@@ -37,11 +48,12 @@ class Hard:
         seconds: float = SECONDS,
         clock: Callable[[], float] | None = None,
     ) -> None:
-        self.random = random.Random(seed)
+        self.random = random.Random(seed)  # breaks ties, as Medium's does
+        self.deal_random = random.Random(f"{seed}/deals")  # draws the deals
         self.samples = samples if samples is not None else SAMPLES if clock is None else MAX_SAMPLES
         self.seconds = seconds
         self.clock = clock
-        self.deals = 0  # deals searched for the last move (for reports)
+        self.deals = 0  # deals searched for the last move (for reports and tests)
 
     def choose(self, seen: dict) -> Move:
         legal = [move_from_json(m) for m in seen["legal"]]
@@ -49,36 +61,146 @@ class Hard:
         if len(legal) == 1:
             return legal[0]
         k = Knowledge(seen)
-        if not isinstance(legal[0], PlayCard):
-            return decide(k, legal, self.random)
-        return PlayCard(k.seat, self.search(seen, k, [m.card for m in legal]))
+        first = legal[0]
+        if isinstance(first, PlayCard):
+            return PlayCard(k.seat, self.play_card(seen, k, [m.card for m in legal]))
+        if isinstance(first, Discard | PassCard):
+            return self.discard(seen, k, legal)
+        return decide(k, legal, self.random)
 
-    def card_values(self, seen: dict, k: Knowledge, cards: list[str]) -> dict[str, float]:
-        """Each card's average score difference over the deals searched."""
+    # --- the search ---------------------------------------------------------------------------
+
+    def worths(self, seen: dict, k: Knowledge, evaluate) -> list[list[float]]:
+        """Every deal's worth of every option: ``evaluate(state)`` gives one deal's list."""
         clock = self.clock
         deadline = None if clock is None else clock() + self.seconds
+        deals = []
+        while len(deals) < self.samples:
+            deals.append(evaluate(determinize(seen, self.deal_random, k)))
+            if deadline is not None and clock() >= deadline:
+                break
+        self.deals = len(deals)
+        return deals
+
+    def play_card(self, seen: dict, k: Knowledge, cards: list[str]) -> str:
         seat = k.seat
-        n = k.players
-        totals = dict.fromkeys(cards, 0.0)
-        deals = 0
-        while deals < self.samples:
-            base = Round.from_state(determinize(seen, self.random, k))
+        medium = choose_card(k, cards)
+        classes = equivalent_cards(k, cards)
+        if len(classes) == 1:
+            return medium
+        cards = [group[0] for group in classes]
+        medium_at = next(i for i, group in enumerate(classes) if medium in group)
+
+        def evaluate(state):
+            base = Round.from_state(state)
+            worths = []
             for c in cards:
                 r = base.copy()
                 r.play(c)
-                scores = play_out(r)
-                mine = scores[seat]
-                totals[c] += mine - (sum(scores) - mine) / (n - 1)
-            deals += 1
-            if deadline is not None and clock() >= deadline:
-                break
-        self.deals = deals
-        return {c: total / deals for c, total in totals.items()}
+                worths.append(edge(play_out(r), seat))
+            return worths
 
-    def search(self, seen: dict, k: Knowledge, cards: list[str]) -> str:
-        values = self.card_values(seen, k, cards)
-        top = max(values.values())
-        fallback = choose_card(k, cards)
-        if values[fallback] >= top - 1e-9:
-            return fallback
-        return max(cards, key=values.__getitem__)
+        deals = self.worths(seen, k, evaluate)
+        best = prefer(deals, medium_at)
+        return medium if best == medium_at else cards[best]
+
+    def discard(self, seen: dict, k: Knowledge, legal: list[Discard | PassCard]) -> Move:
+        terms = k.terms
+        medium = decide(k, legal, self.random)
+        keep = keep_values(k.hand, terms.trump, terms.super, k.players, terms.points)
+        options = sorted(legal, key=lambda m: sum(keep[c] for c in _cards(m)))[:DISCARD_OPTIONS]
+        if medium not in options:
+            options[-1] = medium
+        seat = k.seat
+
+        def evaluate(state):
+            choices = [guess_choice(terms, hand, k.players) for hand in state.hands]
+            worths = []
+            for move in options:
+                choices[seat] = _cards(move)
+                hands = after_choices(terms.discard, state.hands, choices)
+                r = Round.start(hands, terms, state.teams, state.bonus, terms.first)
+                worths.append(edge(play_out(r), seat))
+            return worths
+
+        deals = self.worths(seen, k, evaluate)
+        return options[prefer(deals, options.index(medium))]
+
+
+def prefer(deals: list[list[float]], medium: int) -> int:
+    """The option to take: the best on average over the deals, if it beats Medium's choice by
+    more than ``MARGIN`` standard errors of their difference over the same deals; else Medium's.
+
+    Picking the best of many noisy averages flatters it; the margin keeps the search from
+    trading a sound heuristic choice for luck.
+    """
+    count = len(deals)
+    means = [sum(column) / count for column in zip(*deals, strict=True)]
+    best = max(range(len(means)), key=means.__getitem__)
+    if best == medium or count < 3:
+        return medium
+    gaps = [deal[best] - deal[medium] for deal in deals]
+    gap = means[best] - means[medium]
+    spread = (sum((g - gap) ** 2 for g in gaps) / (count - 1)) ** 0.5
+    return best if gap > MARGIN * spread / count**0.5 else medium
+
+
+def edge(scores: Sequence[int], seat: int) -> float:
+    """A round's score for ``seat`` less the others' average."""
+    mine = scores[seat]
+    return mine - (sum(scores) - mine) / (len(scores) - 1)
+
+
+def equivalent_cards(k: Knowledge, cards: list[str]) -> list[list[str]]:
+    """The playable cards in groups that would play alike, weakest first within a group.
+
+    Two cards of a suit are alike when no card between them may still be played (none is
+    outstanding or in the trick) and neither is a 1 (a 1 can be loot, the others cannot).
+    """
+    power = k.power
+    suit_of = k.suit_of
+    others = [c for c in k.outstanding] + k.trick
+    groups: list[list[str]] = []
+    for c in sorted(cards, key=lambda c: (suit_of[c], power[c])):
+        if groups:
+            last = groups[-1][-1]
+            if (
+                suit_of[last] == suit_of[c]
+                and VALUE[last] != 1
+                and VALUE[c] != 1
+                and not any(
+                    suit_of[o] == suit_of[c] and power[last] < power[o] < power[c] for o in others
+                )
+            ):
+                groups[-1].append(c)
+                continue
+        groups.append([c])
+    return groups
+
+
+def _cards(move: Discard | PassCard) -> tuple[str, ...]:
+    return move.cards if isinstance(move, Discard) else (move.card,)
+
+
+def guess_choice(terms: Terms, hand: Sequence[str], players: int) -> tuple[str, ...]:
+    """A discard or pass as Medium would choose it, for the seats of a playout."""
+    keep = keep_values(hand, terms.trump, terms.super, players, terms.points)
+    cards = sorted(hand, key=keep.__getitem__)
+    if terms.discard == "2":
+        return tuple(cards[:2])
+    if terms.discard == "except_1":
+        cards = [c for c in cards if VALUE[c] != 1] or cards
+    return (cards[0],)
+
+
+def after_choices(rule: str, hands, choices) -> list[list[str]]:
+    """The hands once every seat's discard or pass is applied."""
+    n = len(hands)
+    after = [list(h) for h in hands]
+    for s, chosen in enumerate(choices):
+        for c in chosen:
+            after[s].remove(c)
+    if rule == "pass_left":
+        for s, chosen in enumerate(choices):
+            after[(s + 1) % n].append(chosen[0])
+    return after

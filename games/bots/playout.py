@@ -46,31 +46,39 @@ class Round:
 
     @classmethod
     def from_state(cls, state: GameState) -> Round:
+        """The trick phase of ``state`` (a state in the trick phase)."""
         if state.phase != TRICKS:
             raise ValueError("a Round is the trick phase of a round")
-        r = object.__new__(cls)
-        r.players = state.players
-        r.hands = [list(h) for h in state.hands]
+        r = cls.start(state.hands, state.terms, state.teams, state.bonus, state.leader)
         r.trick = list(state.trick)
-        r.leader = state.leader
         r.turn = state.turn
         r.tricks_won = list(state.tricks_won)
         r.loot_won = list(state.loot_won)
-        r.team_of = state.team_of
-        r.teams = state.teams
-        r.bonus = state.bonus
-        terms = state.terms
+        for trick in state.tricks:
+            r.unplayed.subtract(trick.cards)
+        r.unplayed.subtract(state.trick)
+        return r
+
+    @classmethod
+    def start(cls, hands, terms, teams, bonus: int | None, leader: int) -> Round:
+        """The first trick about to be led, with these hands (after discards and passes)."""
+        r = object.__new__(cls)
+        n = r.players = len(hands)
+        r.hands = [list(h) for h in hands]
+        r.trick = []
+        r.leader = r.turn = leader
+        r.tricks_won = [0] * n
+        r.loot_won = [0] * n
+        r.team_of = _team_of(teams)
+        r.teams = teams
+        r.bonus = bonus
         r.trump, r.super, r.points = terms.trump, terms.super, terms.points
         r.suit_of = SUITS[terms.trump, terms.super]
         r.power = POWERS[terms.trump, terms.super]
         # Cards not yet played this round (in some hand, discarded or out of play): what a
         # player who counts cards knows, with its own hand set apart.
-        unplayed = Counter(deck(state.players))
-        for trick in state.tricks:
-            unplayed.subtract(trick.cards)
-        unplayed.subtract(state.trick)
-        r.unplayed = unplayed
-        r.by_suit = _by_suit(state.players, terms.trump, terms.super)
+        r.unplayed = Counter(deck(n))
+        r.by_suit = _by_suit(n, terms.trump, terms.super)
         return r
 
     def copy(self) -> Round:
@@ -119,6 +127,14 @@ class Round:
 
     def scores(self) -> list[int]:
         return round_scores(self.teams, self.bonus, self.points, self.tricks_won, self.loot_won)
+
+
+@cache
+def _team_of(teams: tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[int, ...]:
+    team_of = [0] * (len(teams[0]) + len(teams[1]))
+    for s in teams[1]:
+        team_of[s] = 1
+    return tuple(team_of)
 
 
 @cache
