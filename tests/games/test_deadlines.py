@@ -153,3 +153,30 @@ def test_come_back_ends_autopilot(act, alice, clock, django_capture_on_commit_ca
     act(come_back, alice, game.pk)
     seat.refresh_from_db()
     assert not seat.autopilot and seat.timeouts_in_a_row == 0
+
+
+def test_the_lobby_lists_games_waiting_for_me_first_by_deadline(act, client, alice, clock):
+    from django.urls import reverse
+
+    late = act(
+        create_game,
+        alice,
+        players=2,
+        bots=["easy"],
+        time_control="correspondence",
+        move_seconds=7 * DAY,
+    )
+    soon = act(
+        create_game,
+        alice,
+        players=2,
+        bots=["easy"],
+        time_control="correspondence",
+        move_seconds=DAY,
+    )
+    waiting = act(create_game, alice, players=3)  # open table: not waiting for alice
+    client.force_login(alice)
+    page = client.get(reverse("lobby")).content.decode()
+    positions = [page.index(f'href="/games/{g.pk}/"') for g in (soon, late, waiting)]
+    assert positions == sorted(positions)
+    assert page.count("your turn") == 2

@@ -114,3 +114,37 @@ def test_a_real_smtp_server_receives_the_email(daily, settings):
     text = envelope.content.decode()
     assert "List-Unsubscribe-Post: List-Unsubscribe=One-Click" in text
     assert "multipart/alternative" in text and "text/html" in text
+
+
+def test_invitations_and_game_started_emails(act, alice, bob, make_person):
+    from games.actions import ActionError, create_game, invite_player, join_game
+
+    game = act(create_game, alice, players=2)
+    act(invite_player, alice, game.pk, "BOB")
+    (invitation,) = mail.outbox
+    assert invitation.to == ["bob@example.com"] and "alice invites you" in invitation.subject
+    assert f"/invite/{game.invite_code}/" in invitation.body
+    for name, code in (("nobody", "no_user"), ("alice", "seated")):
+        with pytest.raises(ActionError) as caught:
+            invite_player(alice, game.pk, name)
+        assert caught.value.code == code
+    with pytest.raises(ActionError):
+        invite_player(make_person("carol"), game.pk, "bob")  # not at the table
+    act(join_game, bob, game.pk)
+    started = [m for m in mail.outbox if "has started" in m.subject]
+    assert [m.to for m in started] == [["alice@example.com"]], "not to bob, who started it"
+
+
+def test_the_daily_digest_lists_the_games_waiting(act, daily, clock):
+    from games.actions import create_game
+    from games.actions.deadlines import send_digests
+
+    first = act(create_game, daily, players=2, bots=["easy"])
+    second = act(create_game, daily, players=2, bots=["easy"])
+    assert send_digests() == 1
+    assert send_digests() == 0, "once a day"
+    (digest,) = mail.outbox
+    assert "2 games are waiting for you" in digest.subject
+    assert f"/games/{first.pk}/" in digest.body and f"/games/{second.pk}/" in digest.body
+    clock.advance(days=1)
+    assert send_digests() == 1

@@ -117,3 +117,14 @@ def test_released_seats_go_to_the_stand_in_bot_and_open_tables_are_left(act, ali
     # the stand-in plays on: the game is never left waiting for a player who is gone
     state = engine.state_from_json(playing.state)
     assert engine.to_act(state) != (0,) or playing.moves.filter(seat=0, by_bot=True).exists()
+
+
+def test_the_admin_shows_games_read_only(act, admin_client, alice):
+    from django.urls import reverse
+
+    game = act(create_game, alice, players=2, bots=["easy"])
+    page = admin_client.get(reverse("admin:games_game_change", args=[game.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'name="_save"' not in html and str(game.seed) not in html
+    assert admin_client.get(reverse("admin:games_game_add")).status_code == 403
