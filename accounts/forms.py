@@ -49,6 +49,10 @@ class SettingsForm(forms.ModelForm):
         ]
         widgets = {"email_turn": forms.RadioSelect}
 
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
     def clean_display_name(self) -> str:
         name = " ".join(self.cleaned_data["display_name"].split())
         if BOT_WORD.search(name):
