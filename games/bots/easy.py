@@ -47,7 +47,7 @@ class Easy:
     def _card(self, k: Knowledge, cards: list[str]) -> str:
         power = k.power
         low = min(cards, key=power.__getitem__)
-        if k.terms.points < 0 or not k.trick:
+        if k.points < 0 or not k.trick:
             return low
         if k.mates(k.winner_of(k.trick + [low])) and not k.takes_lead(low):
             return low

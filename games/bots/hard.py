@@ -27,11 +27,12 @@ from games.engine import Discard, Move, PassCard, PlayCard, move_from_json
 from games.engine.board import Terms
 from games.engine.cards import VALUE
 
+from .cardplay import choose_card
 from .determinize import determinize
 from .evaluate import keep_values
 from .knowledge import Knowledge
-from .medium import choose_card, decide
-from .playout import Round, play_out
+from .medium import decide
+from .playout import Round, medium_card, play_out
 
 SECONDS = 0.5
 SAMPLES = 30  # deals per move without a clock
@@ -47,12 +48,14 @@ class Hard:
         samples: int | None = None,
         seconds: float = SECONDS,
         clock: Callable[[], float] | None = None,
+        policy: Callable[[Round], str] = medium_card,
     ) -> None:
         self.random = random.Random(seed)  # breaks ties, as Medium's does
         self.deal_random = random.Random(f"{seed}/deals")  # draws the deals
         self.samples = samples if samples is not None else SAMPLES if clock is None else MAX_SAMPLES
         self.seconds = seconds
         self.clock = clock
+        self.policy = policy
         self.deals = 0  # deals searched for the last move (for reports and tests)
 
     def choose(self, seen: dict) -> Move:
@@ -97,7 +100,7 @@ class Hard:
             for c in cards:
                 r = base.copy()
                 r.play(c)
-                worths.append(edge(play_out(r), seat))
+                worths.append(edge(play_out(r, self.policy), seat))
             return worths
 
         deals = self.worths(seen, k, evaluate)
@@ -120,7 +123,7 @@ class Hard:
                 choices[seat] = _cards(move)
                 hands = after_choices(terms.discard, state.hands, choices)
                 r = Round.start(hands, terms, state.teams, state.bonus, terms.first)
-                worths.append(edge(play_out(r), seat))
+                worths.append(edge(play_out(r, self.policy), seat))
             return worths
 
         deals = self.worths(seen, k, evaluate)

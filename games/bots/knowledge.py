@@ -4,15 +4,16 @@
 round and by whom, the suits each seat has shown it no longer holds (it did not follow), the
 cards whose place is unknown, and the cards known to be in another seat's hand (the card this
 seat passed to its left, until that seat plays it). The rules come from ``games.engine.tricks``.
+It is also a table for ``cardplay`` (``count_from``, ``count_suit``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from games.engine import DISCARD, OVER, TRICKS, Terms
+from games.engine import OVER, TRICKS, Terms
 from games.engine.cards import COLOR, SETUPS, deck
-from games.engine.tricks import POWERS, TRUMP, suits, winning_index
+from games.engine.tricks import POWERS, suits, winning_index
 
 APPLIED = (TRICKS, OVER)  # phases in which the discards and passes have been applied
 
@@ -32,9 +33,11 @@ class Knowledge:
         if terms is None:
             self.suit_of: dict[str, str] = COLOR
             self.power: dict[str, int] | None = None
+            self.trump = self.super = self.points = None
         else:
             self.suit_of = suits(terms.trump, terms.super)
             self.power = POWERS[terms.trump, terms.super]
+            self.trump, self.super, self.points = terms.trump, terms.super, terms.points
         teams = seen["teams"]
         self.teams = None if teams is None else (tuple(teams[0]), tuple(teams[1]))
         self.team_of: list[int] | None = None
@@ -85,98 +88,36 @@ class Knowledge:
         self.outstanding = Counter(self.unseen)
         for known in self.pinned:
             self.outstanding.update(known)
+        # The outstanding cards by suit, strongest first: (power, count).
+        self._by_suit: dict[str, list[tuple[int, int]]] = {}
+        if self.power is not None:
+            for c, count in sorted(self.outstanding.items(), key=lambda x: -self.power[x[0]]):
+                self._by_suit.setdefault(self.suit_of[c], []).append((self.power[c], count))
 
-    # --- the phase and the seats ------------------------------------------------------------
+    # --- the table, as ``cardplay`` reads it -------------------------------------------------
 
-    @property
-    def in_discard(self) -> bool:
-        return self.phase == DISCARD
+    def count_from(self, suit: str, power: int) -> int:
+        """How many outstanding cards of ``suit`` have at least this power."""
+        total = 0
+        for p, count in self._by_suit.get(suit, ()):
+            if p < power:
+                break
+            total += count
+        return total
+
+    def count_suit(self, suit: str) -> int:
+        return sum(count for _, count in self._by_suit.get(suit, ()))
 
     def mates(self, seat: int) -> bool:
         """Whether ``seat`` is on this seat's team (itself included)."""
         return self.team_of is not None and self.team_of[seat] == self.team_of[self.seat]
 
-    def seats_after_me(self) -> list[int]:
-        """Seats still to play to the current trick after this seat."""
-        n = self.players
-        return [(self.seat + k) % n for k in range(1, n - len(self.trick))]
-
-    # --- the current trick --------------------------------------------------------------------
-
-    def winner_so_far(self) -> int | None:
-        """The seat that holds the current trick, or None before the lead."""
-        if not self.trick:
-            return None
-        terms = self.terms
-        return (self.leader + winning_index(self.trick, terms.trump, terms.super)) % self.players
+    def winner_of(self, cards: list[str]) -> int:
+        """The seat whose card takes ``cards`` (the trick once this seat has played)."""
+        at = winning_index(cards, self.trump, self.super)
+        return (self.seat - (len(cards) - 1 - at)) % self.players
 
     def takes_lead(self, card: str) -> bool:
         """Whether ``card``, played now by this seat, would hold the trick so far."""
-        terms = self.terms
         cards = [*self.trick, card]
-        return winning_index(cards, terms.trump, terms.super) == len(cards) - 1
-
-    def led_suit(self, card: str | None = None) -> str:
-        return self.suit_of[self.trick[0] if self.trick else card]
-
-    def may_hold(self, seat: int, suit: str) -> bool:
-        """Whether ``seat`` may still hold a card of ``suit``, as far as this seat knows."""
-        if suit in self.voids[seat]:
-            return False
-        if any(self.suit_of[c] == suit for c in self.pinned[seat]):
-            return True
-        return any(self.suit_of[c] == suit for c in self.outstanding)
-
-    def chance_holds(self, cards: list[str]) -> float:
-        """A rough chance that the winner of ``cards`` (the trick once this seat has played)
-        keeps it: that no later seat of the other team beats its card.
-
-        Counts the outstanding cards that would beat it; a later seat is a threat if it may
-        still follow with such a card, or may trump because it has shown a void in the led suit
-        (or the led suit is nearly gone). 1.0 when nobody can beat it as far as this seat knows.
-        """
-        n = self.players
-        terms = self.terms
-        later = [(self.seat + k) % n for k in range(1, n - len(cards) + 1)]
-        if not later:
-            return 1.0
-        at = winning_index(cards, terms.trump, terms.super)
-        winner = (self.seat - (len(cards) - 1 - at)) % n
-        suit_of = self.suit_of
-        led = suit_of[cards[0]]
-        following, ruffing = 0, 0
-        for c in self.outstanding:
-            suit = suit_of[c]
-            if (suit == TRUMP or suit == led) and winning_index(
-                [*cards, c], terms.trump, terms.super
-            ) == len(cards):
-                if suit == led:
-                    following += 1
-                else:
-                    ruffing += 1
-        if not following and not ruffing:
-            return 1.0
-        led_left = sum(k for c, k in self.outstanding.items() if suit_of[c] == led)
-        team_of = self.team_of
-        chance = 1.0
-        for s in later:
-            if team_of is not None and team_of[s] == team_of[winner]:
-                continue
-            if following and led not in self.voids[s]:
-                chance *= 0.5 if following > 1 else 0.7
-            if ruffing and TRUMP not in self.voids[s]:
-                if led in self.voids[s]:
-                    chance *= 0.3
-                elif led_left < 2 * len(later):
-                    chance *= 0.7
-        return chance
-
-    def winner_of(self, cards: list[str]) -> int:
-        """The seat whose card takes ``cards`` (the trick once this seat has played)."""
-        terms = self.terms
-        at = winning_index(cards, terms.trump, terms.super)
-        return (self.seat - (len(cards) - 1 - at)) % self.players
-
-    def _others(self) -> list[int]:
-        n = self.players
-        return [(self.seat + k) % n for k in range(1, n)]
+        return winning_index(cards, self.trump, self.super) == len(cards) - 1

@@ -7,9 +7,10 @@
   by what their tokens on the points line say) and take the team and bonus holder that give
   this seat the best score against the others'.
 - Discard or pass: let go of the cards least worth keeping (``evaluate.keep_values``).
-- Tricks: for each playable card, the chance the team takes the trick (counting the cards
-  played and the voids shown) times what the trick is worth with its loot, less the worth of
-  spending that card; with negative points the same sum is turned around, so the bot ducks.
+- Tricks: ``cardplay``: for each playable card, the chance the team takes the trick
+  (counting the cards played and the voids shown) times what the trick is worth with its loot,
+  less the worth of spending that card; with negative points the sum is turned around, so the
+  bot ducks.
 """
 
 from __future__ import annotations
@@ -19,9 +20,8 @@ from statistics import fmean
 
 from games.engine import ChooseTeams, Move, PassCard, PlaceToken, PlayCard, move_from_json
 from games.engine.board import BOXES
-from games.engine.cards import VALUE
-from games.engine.tricks import TRUMP
 
+from .cardplay import choose_card
 from .evaluate import expected_tricks, keep_values
 from .knowledge import Knowledge
 
@@ -136,58 +136,3 @@ def team_values(k: Knowledge, legal: list[ChooseTeams]) -> list[float]:
             value -= 1e-3 * sign * totals[move.bonus]
         values.append(value)
     return values
-
-
-# --- the tricks -------------------------------------------------------------------------------
-
-
-def spend(k: Knowledge, card: str) -> float:
-    """What playing ``card`` now costs in what it could do later (negative: a relief)."""
-    points = k.terms.points
-    side_one = VALUE[card] == 1 and k.suit_of[card] != TRUMP
-    if points > 0:
-        return -0.25 if side_one else 0.015 * k.power[card]
-    return 0.2 if side_one else -0.015 * k.power[card]
-
-
-def card_values(k: Knowledge, cards: list[str]) -> list[float]:
-    """Expected worth of each playable card for this seat's team, in tricks."""
-    seat = k.seat
-    n = k.players
-    team_of = k.team_of
-    trick = k.trick
-    sign = 1 if k.terms.points > 0 else -1
-    later_mates = any(team_of[(seat + j) % n] == team_of[seat] for j in range(1, n - len(trick)))
-    values = []
-    for c in cards:
-        cards_now = [*trick, c]
-        winner = k.winner_of(cards_now)
-        holds = k.chance_holds(cards_now)
-        ours = holds if team_of[winner] == team_of[seat] else 1 - holds
-        if team_of[winner] != team_of[seat] and later_mates:
-            ours = max(ours, 0.3)
-        # Loot: 1s the other team played (ours if we take it), and ours (theirs if they do).
-        played_by = [(k.leader + i) % n for i in range(len(cards_now))]
-        their_ones = sum(
-            1
-            for x, s in zip(cards_now, played_by, strict=True)
-            if VALUE[x] == 1 and team_of[s] != team_of[seat]
-        )
-        our_ones = sum(
-            1
-            for x, s in zip(cards_now, played_by, strict=True)
-            if VALUE[x] == 1 and team_of[s] == team_of[seat]
-        )
-        gain = ours * (1 + their_ones) - (1 - ours) * (1 + our_ones)
-        values.append(sign * gain - spend(k, c))
-    return values
-
-
-def choose_card(k: Knowledge, cards: list[str]) -> str:
-    """The card with the best expected worth; ties go to the lowest card."""
-    if len(cards) == 1:
-        return cards[0]
-    values = card_values(k, cards)
-    top = max(values)
-    best = [c for c, v in zip(cards, values, strict=True) if v >= top - 1e-9]
-    return min(best, key=k.power.__getitem__)

@@ -1,11 +1,13 @@
-"""Round, the playouts' fast trick phase, plays exactly as the engine does."""
+"""Round, the playouts' fast trick phase, plays exactly as the engine does; its Medium policy
+plays as the Medium bot does."""
 
 import random
 
 import pytest
 
-from games.bots.playout import Round, play_out, quick_card
-from games.engine import BOARD, PlayCard, apply, legal_moves, new_game
+from games.bots.medium import Medium
+from games.bots.playout import Round, medium_card, play_out
+from games.engine import BOARD, PlayCard, apply, legal_moves, new_game, view
 
 from .helpers import mid_round
 
@@ -32,12 +34,12 @@ def test_a_round_played_both_ways_ends_the_same(players, seed):
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_quick_card_is_always_legal_and_play_out_finishes(players):
+def test_medium_card_is_always_legal_and_play_out_finishes(players):
     for seed in range(8):
         r = Round.from_state(mid_round(players, seed))
         copy = r.copy()
         while not r.over:
-            card = quick_card(r)
+            card = medium_card(r)
             assert card in r.legal()
             r.play(card)
         assert play_out(copy) == r.scores()
@@ -55,3 +57,22 @@ def test_copies_are_independent():
     copy.play(copy.legal()[0])
     assert len(copy.trick) == 1 and not r.trick
     assert sum(map(len, copy.hands)) == sum(map(len, r.hands)) - 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_medium_card_plays_as_the_medium_bot_does(players):
+    """Both count the cards not played and not in hand; without discards that is the same."""
+    compared = 0
+    for seed in range(30):
+        state = mid_round(players, seed)
+        if state.terms.discard not in ("none", "pass_left"):
+            continue
+        rng = random.Random(seed)
+        rounds = len(state.results)
+        while len(state.results) == rounds:
+            seat = state.turn
+            card = medium_card(Round.from_state(state))
+            assert PlayCard(seat, card) == Medium(seed).choose(view(state, seat))
+            compared += 1
+            state = apply(state, PlayCard(seat, rng.choice(Round.from_state(state).legal())))
+    assert compared > 20

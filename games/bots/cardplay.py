@@ -1,0 +1,134 @@
+"""Medium's card play, on anything that describes the table from one seat.
+
+The same functions serve the Medium bot (through ``Knowledge``, read from a view) and the Hard
+bot's playouts (through ``playout.SeatAtRound``, read from a guessed deal), so that Hard's
+playouts play the way Medium does. A table, seen from ``seat``, has:
+
+- ``seat``, ``players``, ``trick`` (cards played to the current trick), ``leader``,
+  ``team_of`` (0 or 1 per seat), ``points``, ``trump``, ``super``, ``suit_of``, ``power``;
+- ``voids``: per seat, the suits it has shown it no longer holds;
+- ``count_from(suit, power)``: how many cards of ``suit`` with at least that power may still
+  be played by someone else (neither played nor in this seat's hand), and ``count_suit(suit)``.
+
+For each playable card: the chance that the team takes the trick (counting the cards still
+out and the voids shown) times what the trick is worth with its loot, less the worth of
+spending the card; with negative points the sum is turned around, so the seat ducks.
+"""
+
+from __future__ import annotations
+
+from games.engine.cards import VALUE
+from games.engine.tricks import TRUMP, winning_index
+
+
+def winner_of(t, cards: list[str]) -> int:
+    """The seat whose card takes ``cards`` (the trick once ``t.seat`` has played)."""
+    at = winning_index(cards, t.trump, t.super)
+    return (t.seat - (len(cards) - 1 - at)) % t.players
+
+
+def chance_holds(t, cards: list[str], at: int | None = None) -> float:
+    """A rough chance that the winner of ``cards`` (the trick once ``t.seat`` has played)
+    keeps it: that no later seat of the other team beats its card.
+
+    A later seat is a threat if it may still follow with a card that beats it, or may trump
+    because it has shown a void in the led suit (or the led suit is nearly gone). 1.0 when
+    nobody can beat it as far as this seat knows. ``at``: the winning card's index, if known.
+    """
+    n = t.players
+    later = n - len(cards)
+    if not later:
+        return 1.0
+    if at is None:
+        at = winning_index(cards, t.trump, t.super)
+    winner = (t.seat - (len(cards) - 1 - at)) % n
+    suit_of = t.suit_of
+    led = suit_of[cards[0]]
+    best = t.power[cards[at]]
+    if led == TRUMP:
+        following, ruffing = t.count_from(TRUMP, best), 0
+    elif suit_of[cards[at]] == TRUMP:
+        following, ruffing = 0, t.count_from(TRUMP, best)
+    else:
+        following, ruffing = t.count_from(led, best), t.count_suit(TRUMP)
+    if not following and not ruffing:
+        return 1.0
+    led_left = t.count_suit(led)
+    team_of = t.team_of
+    voids = t.voids
+    chance = 1.0
+    for k in range(1, later + 1):
+        s = (t.seat + k) % n
+        if team_of[s] == team_of[winner]:
+            continue
+        if following and led not in voids[s]:
+            chance *= 0.5 if following > 1 else 0.7
+        if ruffing and TRUMP not in voids[s]:
+            if led in voids[s]:
+                chance *= 0.3
+            elif led_left < 2 * later:
+                chance *= 0.7
+    return chance
+
+
+def spend(t, card: str) -> float:
+    """What playing ``card`` now costs in what it could do later (negative: a relief)."""
+    side_one = VALUE[card] == 1 and t.suit_of[card] != TRUMP
+    if t.points > 0:
+        return -0.25 if side_one else 0.015 * t.power[card]
+    return 0.2 if side_one else -0.015 * t.power[card]
+
+
+def card_values(t, cards: list[str]) -> list[float]:
+    """Expected worth of each playable card for this seat's team, in tricks."""
+    seat = t.seat
+    n = t.players
+    team_of = t.team_of
+    ours = team_of[seat]
+    trick = t.trick
+    sign = 1 if t.points > 0 else -1
+    later_mates = any(team_of[(seat + j) % n] == ours for j in range(1, n - len(trick)))
+    # Loot so far: 1s the other team played (ours if we take it), and ours (theirs if they do).
+    their_ones = our_ones = 0
+    for i, x in enumerate(trick):
+        if VALUE[x] == 1:
+            if team_of[(t.leader + i) % n] == ours:
+                our_ones += 1
+            else:
+                their_ones += 1
+    # Who holds the trick so far: a card takes it from them if it is a trump or of the led
+    # suit and at least as strong (the later of equal cards wins), as in ``winning_index``.
+    suit_of = t.suit_of
+    power = t.power
+    if trick:
+        first = winning_index(trick, t.trump, t.super)
+        best = power[trick[first]]
+        led = suit_of[trick[0]]
+    values = []
+    for c in cards:
+        cards_now = [*trick, c]
+        if not trick:
+            at = 0
+        elif (suit_of[c] == TRUMP or suit_of[c] == led) and power[c] >= best:
+            at = len(trick)
+        else:
+            at = first
+        holds = chance_holds(t, cards_now, at)
+        if team_of[(seat - (len(trick) - at)) % n] == ours:
+            taken = holds
+        else:
+            taken = max(1 - holds, 0.3) if later_mates else 1 - holds
+        mine = our_ones + (VALUE[c] == 1)
+        gain = taken * (1 + their_ones) - (1 - taken) * (1 + mine)
+        values.append(sign * gain - spend(t, c))
+    return values
+
+
+def choose_card(t, cards: list[str]) -> str:
+    """The card with the best expected worth; ties go to the lowest card."""
+    if len(cards) == 1:
+        return cards[0]
+    values = card_values(t, cards)
+    top = max(values)
+    best = [c for c, v in zip(cards, values, strict=True) if v >= top - 1e-9]
+    return min(best, key=t.power.__getitem__)
