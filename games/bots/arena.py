@@ -1,7 +1,7 @@
 """The bots' strength ladder: levels play each other in mixed seats and the results are compared.
 
     python -m games.bots.arena --players 4 --games 400 --seed 1 \\
-        [--levels easy,medium,hard] [--hard-samples 30] [--hard-seconds 0.5]
+        [--levels easy,medium,hard] [--hard-samples 20] [--hard-seconds 0.5]
 
 Each pair of neighbouring levels in ``--levels`` is a matchup (easy-medium, medium-hard) of
 ``--games`` games, played as duplicate pairs: two games on the same seed, so with the same
@@ -15,8 +15,9 @@ then the paired difference between the levels (per duplicate pair: the stronger 
 per round less the weaker's, and the same for wins) with its 95% confidence interval. Last,
 the time per move of each level (mean, 95th percentile, max) on this machine.
 
-Hard searches ``--hard-samples`` deals per card (default 30, reproducible); with
-``--hard-seconds`` it also stops at that time per move.
+Hard searches ``--hard-samples`` deals per move (default: ``hard.SAMPLES``, 20, reproducible);
+with ``--hard-seconds`` it stops at that time per move instead (or at the deals given, if
+sooner), as on the site with the default 0.5 s.
 """
 
 from __future__ import annotations

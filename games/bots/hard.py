@@ -35,10 +35,10 @@ from .medium import decide
 from .playout import Round, medium_card, play_out
 
 SECONDS = 0.5
-SAMPLES = 30  # deals per move without a clock
+SAMPLES = 20  # deals per move without a clock (the budget the arena measures)
 MAX_SAMPLES = 10_000  # with a clock, the time is the limit
 DISCARD_OPTIONS = 6  # discards (or passes) weighed by the search
-MARGIN = 1.0  # standard errors by which the search must beat Medium's choice
+MARGIN = 0.5  # standard errors by which the search must beat Medium's choice
 
 
 class Hard:
