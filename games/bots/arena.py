@@ -3,7 +3,8 @@
     python -m games.bots.arena --players 4 --games 400 --seed 1 \\
         [--levels easy,medium,hard] [--hard-samples 20] [--hard-seconds 0.5]
 
-Each pair of neighbouring levels in ``--levels`` is a matchup (easy-medium, medium-hard) of
+Each pair of neighbouring levels in ``--levels`` (``random`` is the random legal bot, a rung
+below easy) is a matchup (easy-medium, medium-hard) of
 ``--games`` games, played as duplicate pairs: two games on the same seed, so with the same
 deals, the second with every seat's level swapped. Which seats get which level is drawn anew
 for every pair (with 3 or 5 players the levels alternate which one has the extra seat), and the
@@ -31,7 +32,7 @@ from dataclasses import dataclass, field
 
 from games.engine import OVER, apply, game_standings, new_game, to_act, view
 
-from . import LEVELS, make_bot
+from . import LEVELS, RandomBot, make_bot
 
 Z95 = 1.96
 
@@ -70,7 +71,9 @@ class Timings:
 def play(players: int, seed: int, levels: list[str], options: dict, timings: Timings) -> Game:
     """A whole game with these levels by seat; every decision is timed."""
     bots = [
-        make_bot(level, f"arena/{seed}/{seat}", **(options if level == "hard" else {}))
+        RandomBot(f"arena/{seed}/{seat}")
+        if level == "random"
+        else make_bot(level, f"arena/{seed}/{seat}", **(options if level == "hard" else {}))
         for seat, level in enumerate(levels)
     ]
     state = new_game(players, seed)
@@ -150,13 +153,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
     parser.add_argument("--games", type=int, default=400, help="games per matchup")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--levels", default=",".join(LEVELS), help="a ladder, weakest first")
+    parser.add_argument(
+        "--levels", default=",".join(LEVELS), help="a ladder, weakest first (random: RandomBot)"
+    )
     parser.add_argument("--hard-samples", type=int, default=None, help="deals per card")
     parser.add_argument("--hard-seconds", type=float, default=None, help="time cap per move")
     args = parser.parse_args(argv)
     levels = args.levels.split(",")
-    if len(levels) < 2 or any(level not in LEVELS for level in levels):
-        parser.error(f"--levels takes two or more of {', '.join(LEVELS)}")
+    if len(levels) < 2 or any(level not in ("random", *LEVELS) for level in levels):
+        parser.error(f"--levels takes two or more of random, {', '.join(LEVELS)}")
     options: dict = {}
     if args.hard_samples is not None:
         options["samples"] = args.hard_samples

@@ -26,5 +26,5 @@ def test_a_short_run_reports_each_level_and_the_difference(capsys):
     out = capsys.readouterr().out
     assert "medium vs easy: 3 players, 2 games" in out
     assert "hard vs medium: 3 players, 2 games" in out
-    assert out.count("points/round") == 6 and "medium - easy (per duplicate pair" in out
+    assert out.count("points/round") == 9 and "medium - easy (per duplicate pair" in out
     assert "hard   " in out and "p95" in out
