@@ -16,15 +16,10 @@ def test_seatings_swap_the_levels_and_balance_the_extra_seat():
 
 
 def test_a_short_run_reports_each_level_and_the_difference(capsys):
-    assert (
-        main(
-            ["--players", "3", "--games", "2", "--levels", "easy,medium,hard"]
-            + ["--hard-samples", "1"]
-        )
-        == 0
-    )
+    args = ["--players", "3", "--games", "2", "--levels", "random,easy,medium,hard"]
+    assert main([*args, "--hard-samples", "1"]) == 0
     out = capsys.readouterr().out
-    assert "medium vs easy: 3 players, 2 games" in out
-    assert "hard vs medium: 3 players, 2 games" in out
+    for matchup in ("easy vs random", "medium vs easy", "hard vs medium"):
+        assert f"{matchup}: 3 players, 2 games" in out
     assert out.count("points/round") == 9 and "medium - easy (per duplicate pair" in out
     assert "hard   " in out and "p95" in out
