@@ -104,13 +104,17 @@ def seatings(players: int, pair: int, rng: random.Random, a: str, b: str):
 
 def interval(values: list[float]) -> str:
     mean = statistics.fmean(values)
-    half = Z95 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else float("nan")
+    if len(values) < 2:
+        return f"{mean:+7.2f} (one value: no interval)"
+    half = Z95 * statistics.stdev(values) / len(values) ** 0.5
     return f"{mean:+7.2f} ± {half:5.2f}  [{mean - half:+.2f}, {mean + half:+.2f}]"
 
 
 def rate(values: list[float]) -> str:
     mean = statistics.fmean(values)
-    half = Z95 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else float("nan")
+    if len(values) < 2:
+        return f"{mean:6.1%}"
+    half = Z95 * statistics.stdev(values) / len(values) ** 0.5
     return f"{mean:6.1%} ± {half:5.1%}"
 
 

@@ -124,3 +124,11 @@ def test_legal_moves_of_the_guess_are_the_seats_own():
     state = mid_round(5, seed=4, tricks=3, cards=2)
     guess = determinize(view(state, state.turn), random.Random(1))
     assert legal_moves(guess, state.turn) == legal_moves(state, state.turn)
+
+
+def test_the_guess_sets_every_field_a_real_state_has():
+    """determinize builds a GameState field by field: a new engine field must show up here."""
+    for players in (2, 5):
+        state = mid_round(players, seed=6)
+        guess = determinize(view(state, state.turn), random.Random(2))
+        assert set(vars(guess)) == set(vars(state))
