@@ -129,7 +129,8 @@ def recompute_ratings() -> int:
 
     A seat whose player has deleted their account starts from the rating its stored change
     recorded (the account's rating at the time is gone with it); with no such record, from the
-    default rating.
+    default rating. Two games that ended in the same instant for the same player were rated
+    live in the order their transactions took the rating lock, which this order may not repeat.
     """
     gone = {
         (c.game_id, c.position): (c.mu_before, c.sigma_before)

@@ -215,7 +215,7 @@ def chart(values: list[float]) -> dict | None:
 
 
 def profile_page(username: str, now: datetime | None = None) -> dict | None:
-    """Everything the profile page shows (7 queries), or None for no such (active) player."""
+    """Everything the profile page shows (6 queries), or None for no such (active) player."""
     now = now or timezone.now()
     user = User.objects.select_related("rating").filter(username=username).first()
     if user is None or not (user.is_active or user.is_bot):
