@@ -20,6 +20,8 @@ OUR_VARIABLES = {
     "CELERY_BROKER_URL",
     "REDIS_URL",
     "CELERY_TASK_ALWAYS_EAGER",
+    "EMAIL_HOST",
+    "EMAIL_TIMEOUT",
 }
 PRINT_SETTINGS = """
 import json
@@ -38,6 +40,8 @@ print(json.dumps({
     "DATABASE": {k: settings.DATABASES["default"][k] for k in ("ENGINE", "NAME", "HOST", "USER")},
     "broker_url": celery_app.conf.broker_url,
     "task_always_eager": celery_app.conf.task_always_eager,
+    "EMAIL_BACKEND": settings.EMAIL_BACKEND,
+    "EMAIL_TIMEOUT": settings.EMAIL_TIMEOUT,
 }))
 """
 REAL_KEY = "a-real-secret-key-of-fifty-characters-or-so-0123456789"
@@ -156,3 +160,11 @@ def test_celery_broker_url_wins_over_redis_url():
 
     assert loaded["broker_url"] == "redis://127.0.0.1:6379/1"
     assert loaded["task_always_eager"] is True
+
+
+def test_smtp_comes_with_a_timeout():
+    assert settings_with()["EMAIL_BACKEND"].endswith("console.EmailBackend")
+    loaded = settings_with(EMAIL_HOST="smtp.example.org")
+
+    assert loaded["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert loaded["EMAIL_TIMEOUT"] == 10, "a hanging mail server must not hold a worker"

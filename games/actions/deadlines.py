@@ -6,7 +6,7 @@ import logging
 from datetime import UTC, datetime, timedelta
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -74,15 +74,36 @@ def _queue_stalled_bots(now) -> int:
     return _queue(play_bots, games)
 
 
+def _away():
+    """Players on vacation get no turn emails, in live games either: they said they are away."""
+    return Exists(Vacation.objects.filter(user=OuterRef("user"), ended_at__isnull=True))
+
+
+def _safely(send, *args) -> bool | None:
+    """Whether ``send(*args)`` sent its email; None when it failed (the mail server is down):
+    one bad email must not stop the others, and what was not sent is tried again next time."""
+    try:
+        return send(*args)
+    except Exception:
+        log.exception("could not send %s%r", send.__name__, args[:-1])
+        return None
+
+
 def _send_reminders(now) -> int:
     sent = 0
-    seats = Seat.objects.filter(
-        game__status=Game.Status.ACTIVE, reminder_due__lte=now, deadline__gt=now
-    ).values_list("pk", "game_id", "position", "acting_since")
+    seats = (
+        Seat.objects.filter(
+            game__status=Game.Status.ACTIVE, reminder_due__lte=now, deadline__gt=now
+        )
+        .exclude(_away())
+        .values_list("pk", "game_id", "position", "acting_since")
+    )
     for pk, game_id, position, acting_since in seats:
         key = f"{game_id}/{position}/{acting_since.isoformat()}"
-        sent += notifications.game_email("reminder", game_id, position, key, now)
-        Seat.objects.filter(pk=pk).update(reminder_due=None)
+        result = _safely(notifications.game_email, "reminder", game_id, position, key, now)
+        if result is not None:
+            sent += result
+            Seat.objects.filter(pk=pk).update(reminder_due=None)
     return sent
 
 
@@ -100,12 +121,15 @@ def _send_your_turn(now) -> int:
         )
         .filter(Q(user__last_seen__isnull=True) | Q(user__last_seen__lte=now - QUIET))
         .filter(Q(turn_emailed_at__isnull=True) | Q(turn_emailed_at__lt=F("user__last_seen")))
+        .exclude(_away())
         .values_list("pk", "game_id", "position", "acting_since")
     )
     for pk, game_id, position, acting_since in seats:
         key = f"{game_id}/{position}/{acting_since.isoformat()}"
-        sent += notifications.game_email("your_turn", game_id, position, key, now)
-        Seat.objects.filter(pk=pk).update(turn_emailed_at=now)
+        result = _safely(notifications.game_email, "your_turn", game_id, position, key, now)
+        if result is not None:
+            sent += result
+            Seat.objects.filter(pk=pk).update(turn_emailed_at=now)
     return sent
 
 
@@ -121,6 +145,7 @@ def send_digests(now=None) -> int:
             autopilot=False,
             user__email_turn=User.TurnEmail.DAILY,
         )
+        .exclude(_away())
         .select_related("user", "game")
         .order_by("user_id", "deadline")
     )
@@ -137,7 +162,8 @@ def send_digests(now=None) -> int:
             }
             for s in seats
         ]
-        sent += notifications.send(user, "digest", now.date().isoformat(), {"games": games}, now)
+        key = now.date().isoformat()
+        sent += bool(_safely(notifications.send, user, "digest", key, {"games": games}, now))
     return sent
 
 
@@ -224,5 +250,8 @@ def _warn_vacations(now) -> int:
     ).select_related("user")
     for vacation in ending:
         context = {"ends_at": vacation.ends_at}
-        sent += notifications.send(vacation.user, "vacation_ending", str(vacation.pk), context, now)
+        key = str(vacation.pk)
+        sent += bool(
+            _safely(notifications.send, vacation.user, "vacation_ending", key, context, now)
+        )
     return sent

@@ -1,16 +1,25 @@
 """Correspondence play: deadlines, reminders, timeouts, autopilot and "your turn" emails, driven
 by an injected clock and the sweep (run twice each time: nothing may happen twice)."""
 
+import smtplib
 from collections import Counter
 from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.core.mail.backends import locmem
 
 from games import engine
-from games.actions import ActionError, come_back, create_game, join_game, submit_move
+from games.actions import (
+    ActionError,
+    come_back,
+    create_game,
+    join_game,
+    start_vacation,
+    submit_move,
+)
 from games.actions.deadlines import due
-from games.models import Game, MoveRecord, SentEmail
+from games.models import Game, MoveRecord, SentEmail, Vacation
 
 from .conftest import state_of
 
@@ -180,3 +189,29 @@ def test_the_lobby_lists_games_waiting_for_me_first_by_deadline(act, client, ali
     positions = [page.index(f'href="/games/{g.pk}/"') for g in (soon, late, waiting)]
     assert positions == sorted(positions)
     assert page.count("your turn") == 2
+
+
+def test_a_mail_server_failure_stops_nothing_else_and_the_email_goes_later(
+    act, alice, bob, clock, monkeypatch, django_capture_on_commit_callbacks
+):
+    alice.email_turn = "never"  # only the reminder, then
+    alice.save()
+    start_vacation(bob, 1)
+    clock.advance(hours=6)
+    game = correspondence_game(act, alice)
+    clock.advance(hours=18)  # alice's reminder is due, and bob's vacation is over
+
+    def server_down(self, messages):
+        raise smtplib.SMTPServerDisconnected("Connection unexpectedly closed")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(locmem.EmailBackend, "send_messages", server_down)
+        with django_capture_on_commit_callbacks(execute=True):
+            done = due()
+    assert done["reminders"] == 0 and SentEmail.objects.count() == 0
+    assert done["vacations_ended"] == 1, "the failed email did not stop the sweep"
+    assert Vacation.objects.get().ended_at is not None
+    sweep_twice(django_capture_on_commit_callbacks)
+    assert kinds_sent() == Counter(reminder=1)
+    assert [m.to for m in mail.outbox] == [["alice@example.com"]]
+    assert f"game {game.pk}" in mail.outbox[0].subject

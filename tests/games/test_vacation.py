@@ -7,7 +7,7 @@ from django.core import mail
 from django.urls import reverse
 
 from games.actions import ActionError, create_game, end_vacation, start_vacation
-from games.actions.deadlines import due, vacation_left
+from games.actions.deadlines import due, send_digests, vacation_left
 from games.models import Game, Vacation
 
 pytestmark = pytest.mark.django_db
@@ -91,3 +91,49 @@ def test_the_vacation_page(client, alice, clock):
     client.post(reverse("vacation"), {"action": "end"})
     assert not Vacation.objects.filter(ended_at__isnull=True).exists()
     assert Game.objects.count() == 0
+
+
+def test_a_vacation_that_ends_by_itself_starts_the_paused_clock_again(act, alice, clock):
+    game = act(
+        create_game,
+        alice,
+        players=2,
+        bots=["easy"],
+        time_control="correspondence",
+        move_seconds=DAY,
+    )
+    clock.advance(hours=4)
+    start_vacation(alice, 1)
+    clock.advance(days=1)
+    due()
+    seat = game.seats.get(user=alice)
+    assert seat.deadline == clock.current + timedelta(hours=20)
+    assert seat.paused_seconds is None
+
+
+def test_no_turn_emails_while_on_vacation(act, alice, clock, django_capture_on_commit_callbacks):
+    game = act(
+        create_game,
+        alice,
+        players=2,
+        bots=["easy"],
+        time_control="correspondence",
+        move_seconds=DAY,
+    )
+    assert game.seats.get(user=alice).acting_since is not None
+    start_vacation(alice, 3)
+    clock.advance(hours=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        due()
+    assert [m.subject for m in mail.outbox] == []
+    alice.email_turn = "daily"
+    alice.save()
+    assert send_digests(clock.current) == 0
+    end_vacation(alice)
+    assert send_digests(clock.current) == 1
+    alice.email_turn = "at_once"
+    alice.save()
+    clock.advance(minutes=10)
+    with django_capture_on_commit_callbacks(execute=True):
+        due()
+    assert ["Your turn" in m.subject for m in mail.outbox] == [False, True]
