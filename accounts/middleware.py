@@ -3,7 +3,7 @@
 ``LocaleMiddleware`` has already picked a language from the browser (or the language cookie);
 a logged-in player's own choice (``User.language``, when set) wins over it, and their
 ``User.time_zone`` is activated for the request. Views that promise to stay cheap (marked
-``presence_exempt``, like the game poll that answers 204 after one query) do not load the
+``stays_cheap``, like the game poll that answers 204 after one query) do not load the
 player for this: their preferences apply when, and only if, the view loads the player itself.
 """
 
@@ -41,7 +41,7 @@ class PreferencesMiddleware:
             timezone.deactivate()  # the next request on this thread starts from UTC
 
     def process_view(self, request, view_func, view_args, view_kwargs):
-        if getattr(view_func, "presence_exempt", False):
+        if getattr(view_func, "stays_cheap", False):
             user = request.user
             request.user = SimpleLazyObject(lambda: apply_preferences(request, user))
         else:

@@ -51,7 +51,7 @@ def poll(request, pk: int):
     return game(request, pk)
 
 
-poll.presence_exempt = True  # polling is not a visit; it must stay at one query
+poll.stays_cheap = True  # it runs every few seconds: one query, the player is not loaded
 
 
 def _answer(request, pk: int, error: ActionError | None = None):

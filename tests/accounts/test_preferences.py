@@ -133,7 +133,7 @@ def test_cheap_views_load_the_player_only_if_they_use_them(rf, alice, django_ass
     def poll(request):
         return HttpResponse()
 
-    poll.presence_exempt = True
+    poll.stays_cheap = True
     middleware = PreferencesMiddleware(poll)
     request = fake_request(rf, alice.pk)
     try:

@@ -183,12 +183,32 @@ def test_refusals_through_the_page(client, table, alice, bob, carol):
 def test_poll_is_tiny_when_nothing_changed(client, table, alice):
     client.force_login(alice)
     url = reverse("game_poll", args=[table.pk])
+    client.get(url, {"version": table.version}, headers=HX)  # records presence, once a minute
     with CaptureQueriesContext(connection) as queries:
         response = client.get(url, {"version": table.version}, headers=HX)
     assert response.status_code == 204 and response.content == b""
-    assert len(queries) <= 2
+    assert len(queries) == 1
     response = client.get(url, {"version": table.version - 1}, headers=HX)
     assert response.status_code == 200 and 'id="game"' in response.content.decode()
+
+
+def test_watching_a_game_counts_as_being_on_the_site(client, table, alice, bob, clock):
+    client.force_login(alice)
+    url = reverse("game_poll", args=[table.pk])
+
+    def poll_and_last_seen():
+        assert client.get(url, {"version": table.version}, headers=HX).status_code == 204
+        alice.refresh_from_db()
+        return alice.last_seen
+
+    start = clock.current
+    assert poll_and_last_seen() == start
+    clock.advance(seconds=59)
+    assert poll_and_last_seen() == start, "at most one write a minute"
+    clock.advance(seconds=1)
+    assert poll_and_last_seen() == clock.current
+    bob.refresh_from_db()
+    assert bob.last_seen is None
 
 
 def test_the_page_stops_polling_when_the_game_is_over(act, client, alice, bob):
