@@ -246,6 +246,18 @@ class Vacation(models.Model):
         return f"{self.user} away from {self.started_at:%Y-%m-%d}"
 
 
+class PendingEmail(models.Model):
+    """An email an action decided on, written in the action's own transaction. The task that
+    sends it deletes it; when that task was lost (the broker was down), the sweep sends it."""
+
+    kind = models.CharField(max_length=20)
+    args = models.JSONField()  # for notifications.game_email or invitation_email
+    created_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.args} ({self.created_at:%Y-%m-%d %H:%M})"
+
+
 class SentEmail(models.Model):
     """Every email sent, by kind and a key naming what it was about: sending it again for the
     same key does nothing, so tasks that run twice send nothing twice."""

@@ -154,3 +154,19 @@ def invitation_email(game_id: int, invitee_id: int, inviter: str, now=None) -> b
         "invite_url": site_url(reverse("game_invite", args=[game.invite_code])),
     }
     return send(invitee, "invitation", str(game.pk), context, now)
+
+
+def send_pending(pending_id: int, now=None) -> bool:
+    """Send an email an action queued (``games.actions.notify``) and forget it; safe to call
+    twice (the second call finds nothing) or late."""
+    from games.models import PendingEmail
+
+    pending = PendingEmail.objects.filter(pk=pending_id).first()
+    if pending is None:
+        return False
+    if pending.kind == "invitation":
+        sent = invitation_email(*pending.args, now=now)
+    else:
+        sent = game_email(pending.kind, *pending.args, now=now)
+    pending.delete()
+    return sent

@@ -42,13 +42,9 @@ def play_timeouts(game_id: int, version: int) -> int:
 
 
 @shared_task(ignore_result=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=5)
-def send_game_email(kind: str, game_id: int, position: int, key: str) -> bool:
-    return notifications.game_email(kind, game_id, position, key)
-
-
-@shared_task(ignore_result=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=5)
-def send_invitation(game_id: int, invitee_id: int, inviter: str) -> bool:
-    return notifications.invitation_email(game_id, invitee_id, inviter)
+def send_email(pending_id: int) -> bool:
+    """An email an action queued (a ``PendingEmail``); nothing when it went already."""
+    return notifications.send_pending(pending_id)
 
 
 @shared_task(ignore_result=True)

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import clock, notifications
-from games.models import Game, Seat, Vacation
+from games.models import Game, PendingEmail, Seat, Vacation
 
 from .errors import ActionError
 from .turns import start_clock
@@ -19,6 +19,8 @@ from .turns import start_clock
 log = logging.getLogger(__name__)
 
 STALLED_BOT = timedelta(seconds=30)  # a bot turn not played by then was lost on the way
+STALLED_EMAIL = timedelta(minutes=2)  # a queued email not sent by then had its task lost
+STALE_EMAIL = timedelta(days=1)  # too late to be of use: given up
 QUIET = timedelta(minutes=5)  # "your turn" waits until the player has been away this long
 VACATION_DAYS = 14  # a year
 VACATION_WARNING = timedelta(days=1)
@@ -30,6 +32,7 @@ def due(now=None) -> dict:
     done = {
         "timeouts": _queue_timeouts(now),
         "stalled": _queue_stalled_bots(now),
+        "emails_caught_up": _send_pending(now),
         "reminders": _send_reminders(now),
         "your_turn": _send_your_turn(now),
         "vacations_ended": _end_vacations(now),
@@ -72,6 +75,19 @@ def _queue_stalled_bots(now) -> int:
         .distinct()
     )
     return _queue(play_bots, games)
+
+
+def _send_pending(now) -> int:
+    """The emails that actions queued but no task sent (the broker was down)."""
+    for pending in PendingEmail.objects.filter(created_at__lte=now - STALE_EMAIL):
+        log.error("gave up on the email %s", pending)
+        pending.delete()
+    sent = 0
+    for pk in PendingEmail.objects.filter(created_at__lte=now - STALLED_EMAIL).values_list(
+        "pk", flat=True
+    ):
+        sent += bool(_safely(notifications.send_pending, pk, now))
+    return sent
 
 
 def _away():

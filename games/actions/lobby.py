@@ -14,7 +14,7 @@ from games.engine import new_game, state_from_json, state_to_json
 from games.models import Game, Round, Seat
 
 from .errors import ActionError
-from .notify import notify_people_on_commit
+from .notify import email_on_commit, notify_people_on_commit
 from .turns import after_commit, sync_acting
 
 BOT_LEVELS = tuple(User.BotLevel.values)
@@ -252,10 +252,5 @@ def invite_player(user, game_id: int, username: str) -> User:
             raise ActionError(
                 _("%(name)s is already at the table.") % {"name": invitee.name}, "seated"
             )
-        from games.tasks import send_invitation
-
-        game_pk, invitee_pk, inviter = game.pk, invitee.pk, user.name
-        transaction.on_commit(
-            lambda: send_invitation.delay(game_pk, invitee_pk, inviter), robust=True
-        )
+        email_on_commit("invitation", [game.pk, invitee.pk, user.name])
     return invitee

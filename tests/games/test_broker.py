@@ -12,11 +12,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from django.core import mail
 
 from games import engine
-from games.actions import StaleVersion, create_game, submit_move
+from games.actions import StaleVersion, create_game, invite_player, join_game, submit_move
 from games.actions.deadlines import due
-from games.models import Game, MoveRecord
+from games.models import Game, MoveRecord, PendingEmail
 from nyet_site.celery import app
 
 from .conftest import state_of
@@ -70,6 +71,35 @@ def test_a_move_succeeds_with_the_broker_down_and_the_sweep_catches_up(
         found = due()
     assert found["stalled"] == 1
     assert MoveRecord.objects.filter(game=game, by_bot=True).exists()
+
+
+@pytest.mark.django_db
+def test_emails_queued_while_the_broker_is_down_go_out_with_the_sweep(
+    alice, bob, make_person, clock, caplog, django_capture_on_commit_callbacks
+):
+    carol = make_person("carol")
+    table = create_game(alice, players=3)
+    with broker("redis://127.0.0.1:1/0"), caplog.at_level(logging.ERROR):
+        with django_capture_on_commit_callbacks(execute=True):
+            invite_player(alice, table.pk, "carol")
+        with django_capture_on_commit_callbacks(execute=True):
+            join_game(bob, table.pk)
+            join_game(carol, table.pk)  # the table is full: the game starts
+    assert "Connection refused" in caplog.text
+    assert mail.outbox == [] and PendingEmail.objects.count() == 3
+    clock.advance(minutes=1)  # the broker is back (eager again); a task may still be on its way
+    assert due()["emails_caught_up"] == 0
+    clock.advance(minutes=1)
+    for _ in range(2):
+        with django_capture_on_commit_callbacks(execute=True):
+            due()
+    sent = sorted((m.to[0], m.subject) for m in mail.outbox)
+    assert sent == [
+        ("alice@example.com", f"Game {table.pk} has started"),
+        ("bob@example.com", f"Game {table.pk} has started"),
+        ("carol@example.com", "alice invites you to play Nyet!"),
+    ]
+    assert PendingEmail.objects.count() == 0
 
 
 def wait_for(condition, seconds=60):

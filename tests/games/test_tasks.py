@@ -1,11 +1,12 @@
-"""Bot turns run as a task that takes the game id and the version it expects."""
+"""Tasks take ids and the version they expect, and are safe to run twice or late."""
 
 import pytest
+from django.core import mail
 
 from games import engine
 from games.actions import create_game, join_game
-from games.models import Game, MoveRecord
-from games.tasks import play_bots
+from games.models import Game, MoveRecord, PendingEmail
+from games.tasks import play_bots, play_timeouts, send_email
 
 pytestmark = pytest.mark.django_db
 
@@ -43,3 +44,26 @@ def test_a_person_s_turn_stops_the_task(act, alice, bob):
     play_bots(game.pk, game.version)
     game.refresh_from_db()
     assert play_bots(game.pk, game.version) == 0
+
+
+def test_the_timeout_task_is_safe_to_run_twice_or_late(act, alice, clock):
+    game = act(create_game, alice, players=2, bots=["easy"], move_seconds=300)
+    game.refresh_from_db()  # the bot may have moved first
+    version = game.version
+    clock.advance(minutes=6)
+    assert play_timeouts(game.pk, version) == 1
+    game.refresh_from_db()
+    moved = MoveRecord.objects.filter(game=game).count()
+    assert MoveRecord.objects.filter(game=game, timeout=True).count() == 1
+    assert play_timeouts(game.pk, version) == 0
+    assert play_timeouts(game.pk, game.version) == 0, "the new deadline is not due yet"
+    assert MoveRecord.objects.filter(game=game).count() == moved
+
+
+def test_the_email_task_is_safe_to_run_twice(alice, bob):
+    game = create_game(alice, players=2)
+    join_game(bob, game.pk)  # the test's transaction never commits: nothing is queued
+    (pending,) = PendingEmail.objects.all()
+    assert send_email(pending.pk) is True
+    assert send_email(pending.pk) is False
+    assert [m.to for m in mail.outbox] == [["alice@example.com"]]
