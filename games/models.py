@@ -119,6 +119,18 @@ class Seat(models.Model):
     def character(self) -> str:
         return CHARACTERS[self.position]
 
+    @property
+    def name(self) -> str:
+        """Who sits here, as every page says it (uses ``self.game``: prefetch it with seats)."""
+        user = self.user
+        if user is None:  # an open seat, or a player who deleted their account
+            return (
+                _("(open seat)") if self.game.status == Game.Status.OPEN else _("(former player)")
+            )
+        if user.is_bot:  # several bots of a level may sit at a table: add the character
+            return f"{user.name} ({self.character})"
+        return user.name if user.is_active else _("(former player)")
+
 
 class Round(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")

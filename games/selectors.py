@@ -74,18 +74,10 @@ def seat_infos(game: Game, seats: list[Seat], me) -> list[SeatInfo]:
     infos = []
     for seat in seats:
         user = seat.user
-        if user is None:  # an open seat, or a player who deleted their account
-            name = _("(open seat)") if game.status == Game.Status.OPEN else _("(former player)")
-        elif user.is_bot:  # several bots of a level may sit at a table: add the character
-            name = f"{user.name} ({CHARACTERS[seat.position]})"
-        elif user.is_active:
-            name = user.name
-        else:
-            name = _("(former player)")
         infos.append(
             SeatInfo(
                 position=seat.position,
-                name=str(name),
+                name=str(seat.name),
                 is_bot=bool(user and user.is_bot),
                 is_me=bool(user and me.is_authenticated and user.pk == me.pk),
                 character=str(CHARACTERS[seat.position]),

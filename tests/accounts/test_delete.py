@@ -6,6 +6,7 @@ import random
 import pytest
 from django.urls import reverse
 
+from accounts.actions import delete_account
 from accounts.models import RatingChange, User
 from games.actions import create_game, join_game
 from games.bots import STAND_IN
@@ -71,3 +72,16 @@ def test_bots_have_no_account_to_delete(client):
 
     with pytest.raises(ValueError):
         delete_account(bot_user("easy"))
+
+
+def test_the_lobby_names_a_former_player_as_the_game_page_does(act, client, alice, bob):
+    game = act(create_game, alice, players=2, target=1)
+    act(join_game, bob, game.pk)
+    game = play_out(act, game, [alice, bob], random.Random(2))
+    assert game.status == Game.Status.FINISHED
+    delete_account(User.objects.get(pk=alice.pk))
+    client.force_login(bob)
+    lobby = client.get(reverse("lobby")).content.decode()
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert "(former player), bob" in lobby and "(open seat)" not in lobby
+    assert "(former player)" in page
