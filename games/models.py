@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.engine import LINES, SETUPS
 
@@ -80,6 +81,21 @@ class Game(models.Model):
     def round_count(self) -> int | None:
         """How many rounds are played; None when playing to a point target."""
         return None if self.target else SETUPS[self.players].rounds
+
+    @property
+    def pace(self) -> str:
+        """The time control in words, for players choosing a table."""
+        if self.time_control == self.TimeControl.CORRESPONDENCE:
+            days = self.move_seconds // 86400
+            text = ngettext(
+                "correspondence, %(count)d day a move",
+                "correspondence, %(count)d days a move",
+                days,
+            )
+            return text % {"count": days}
+        minutes = self.move_seconds // 60
+        text = ngettext("live, %(count)d minute a move", "live, %(count)d minutes a move", minutes)
+        return text % {"count": minutes}
 
 
 class Seat(models.Model):

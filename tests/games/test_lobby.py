@@ -1,6 +1,7 @@
 """Tables before play: create, join, leave, bots, start; every refusal changes nothing."""
 
 import pytest
+from django.urls import reverse
 
 from accounts.models import User
 from games import engine
@@ -17,6 +18,7 @@ from games.actions import (
 from games.models import Game, Round
 
 pytestmark = pytest.mark.django_db
+DAY = 24 * 3600
 
 
 def refused(act, code, action, *args, **kwargs):
@@ -128,3 +130,15 @@ def test_the_admin_shows_games_read_only(act, admin_client, alice):
     html = page.content.decode()
     assert 'name="_save"' not in html and str(game.seed) not in html
     assert admin_client.get(reverse("admin:games_game_add")).status_code == 403
+
+
+def test_tables_say_their_time_control(act, client, alice, bob):
+    slow = act(create_game, alice, players=3, time_control="correspondence", move_seconds=2 * DAY)
+    quick = act(create_game, alice, players=2, move_seconds=60)
+    client.force_login(bob)
+    lobby = client.get(reverse("lobby")).content.decode()
+    assert "3 players, correspondence, 2 days a move" in lobby
+    assert "2 players, live, 1 minute a move" in lobby
+    page = client.get(reverse("game", args=[slow.pk])).content.decode()
+    assert "correspondence, 2 days a move" in page
+    assert quick.pace == "live, 1 minute a move"
