@@ -112,6 +112,8 @@ def _send_reminders(now) -> int:
             game__status=Game.Status.ACTIVE, reminder_due__lte=now, deadline__gt=now
         )
         .exclude(_away())
+        # at a live table the player who is on the site sees the clock: no email for that
+        .exclude(game__time_control=Game.TimeControl.LIVE, user__last_seen__gt=now - QUIET)
         .values_list("pk", "game_id", "position", "acting_since")
     )
     for pk, game_id, position, acting_since in seats:

@@ -215,3 +215,21 @@ def test_a_mail_server_failure_stops_nothing_else_and_the_email_goes_later(
     assert kinds_sent() == Counter(reminder=1)
     assert [m.to for m in mail.outbox] == [["alice@example.com"]]
     assert f"game {game.pk}" in mail.outbox[0].subject
+
+
+def test_a_live_reminder_goes_only_to_a_player_who_is_away(
+    act, alice, bob, clock, django_capture_on_commit_callbacks
+):
+    for person in (alice, bob):
+        person.email_turn = "never"  # only reminders, then
+        person.save()
+    watched = act(create_game, alice, players=2, bots=["easy"], move_seconds=300)
+    left = act(create_game, bob, players=2, bots=["easy"], move_seconds=300)
+    clock.advance(minutes=4)
+    alice.last_seen = clock.current  # alice watches her game; bob went away
+    alice.save()
+    sweep_twice(django_capture_on_commit_callbacks)
+    assert [(m.to, f"game {left.pk}" in m.subject) for m in mail.outbox] == [
+        (["bob@example.com"], True)
+    ]
+    assert watched.seats.get(user=alice).deadline is not None
