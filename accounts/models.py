@@ -35,10 +35,6 @@ class User(AbstractUser):
     email_game_over = models.BooleanField(_("email when a game is over"), default=True)
     # Presence: "your turn" emails go only to players who are not on the site.
     last_seen = models.DateTimeField(null=True, blank=True)
-    # Vacation pauses correspondence deadlines; each player has a number of days a year.
-    vacation_since = models.DateTimeField(null=True, blank=True)
-    vacation_year = models.PositiveSmallIntegerField(null=True, blank=True)
-    vacation_seconds_used = models.PositiveIntegerField(default=0)
 
     @property
     def is_bot(self) -> bool:
