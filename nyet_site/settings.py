@@ -160,6 +160,9 @@ CELERY_BEAT_SCHEDULE = {
 
 LOGIN_REDIRECT_URL = "lobby"
 
+# The Hard bot's time budget per move, in seconds (it stops sooner once it has searched its deals).
+HARD_BOT_SECONDS = float(os.environ.get("HARD_BOT_SECONDS", "0.5"))
+
 # Email: printed to the console in development; SMTP when EMAIL_HOST is set.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Nyet! online <nyet@localhost>")

@@ -6,6 +6,9 @@ write the records and queue what follows (bot turns) only once the transaction h
 
 from __future__ import annotations
 
+import time
+
+from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -80,12 +83,26 @@ def play_bot_move(game_id: int, version: int, now=None) -> int | None:
         seat = next((s for s in to_act(state) if s in bots), None)
         if seat is None:
             return None
-        from games.bots import make_bot  # the bots package imports the engine only
-
-        bot = make_bot(bots[seat], seed=f"{game.seed}/{game.version}/{seat}")
+        bot = site_bot(bots[seat], seed=f"{game.seed}/{game.version}/{seat}")
         move = bot.choose(engine.view(state, seat))
         do_move(game, state, engine.apply(state, move), move, by_bot=True, now=now)
         return game.version
+
+
+def site_bot(level: str, seed: str):
+    """A bot as the site runs it: Hard searches its usual number of deals, or stops at
+    ``settings.HARD_BOT_SECONDS`` if that comes sooner (the bots read no clock themselves)."""
+    from games.bots import hard, make_bot  # the bots package imports the engine only
+
+    if level == "hard":
+        return make_bot(
+            level,
+            seed,
+            samples=hard.SAMPLES,
+            seconds=settings.HARD_BOT_SECONDS,
+            clock=time.perf_counter,
+        )
+    return make_bot(level, seed)
 
 
 def do_move(game: Game, before, after, move, *, by_bot=False, timeout=False, now=None) -> None:
@@ -132,10 +149,10 @@ def play_timeout_move(game_id: int, version: int, now=None) -> int | None:
         )
         if seat is None:
             return None
-        from games.bots import STAND_IN, make_bot
+        from games.bots import STAND_IN
 
         state = state_from_json(game.state)
-        bot = make_bot(STAND_IN, seed=f"{game.seed}/{game.version}/{seat.position}")
+        bot = site_bot(STAND_IN, seed=f"{game.seed}/{game.version}/{seat.position}")
         move = bot.choose(engine.view(state, seat.position))
         after = engine.apply(state, move)
         do_move(game, state, after, move, by_bot=True, timeout=True, now=now)

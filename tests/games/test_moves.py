@@ -6,8 +6,11 @@ import pytest
 
 from games import engine
 from games.actions import ActionError, StaleVersion, create_game, submit_move
+from games.actions.moves import site_bot
+from games.bots import Medium, hard
 from games.engine import PlaceToken, PlayCard, move_from_json
 from games.models import BoardToken, Game, MoveRecord, Play, Round, Trick
+from tests.bots.helpers import mid_round
 
 from .conftest import play_out, seat_of, state_of
 
@@ -169,3 +172,17 @@ def assert_records_agree(game):
     totals = engine.game_standings(state).totals
     assert [s.score for s in game.seats.all()] == totals
     assert Trick.objects.filter(round__game=game, winner__isnull=True).count() <= 1
+
+
+def test_the_site_gives_hard_its_time_budget(settings):
+    state = mid_round(5, seed=2, tricks=1, cards=0)  # a card to play, worth a search
+    seen = engine.view(state, state.turn)
+    settings.HARD_BOT_SECONDS = 0.0
+    hurried = site_bot("hard", "seed")
+    hurried.choose(seen)
+    assert hurried.deals == 1, "the time is up after the first deal"
+    settings.HARD_BOT_SECONDS = 60.0
+    patient = site_bot("hard", "seed")
+    patient.choose(seen)
+    assert patient.deals == hard.SAMPLES, "it stops at its deals long before the time"
+    assert isinstance(site_bot("medium", "seed"), Medium)
