@@ -44,6 +44,8 @@ def test_emails_speak_the_recipient_s_language_and_time(alice):
     message = notifications.render(alice, "reminder", {"game": game, "deadline": deadline})
     html = message.alternatives[0][0]
     assert '<html lang="fr">' in html
+    assert message.subject == "Rappel : à vous de jouer dans la partie 7"
+    assert message.body.startswith("Bonjour alice,")
     assert "midi" in message.body or "12:00" in message.body or "12 h" in message.body
 
 
