@@ -102,6 +102,8 @@ def _standings(v: dict) -> dict:
 def _round(v: dict) -> dict:
     state = _dealt(v["players"], v["dealer"], v["hands"])
     for index, data in enumerate(v["moves"]):
+        if state.results:  # the round is over: a vector's round has no move after its end
+            return {"error_at": index}
         try:
             state = apply(state, move_from_json(data))
         except IllegalMove:
@@ -158,13 +160,22 @@ def main(argv: list[str]) -> int:
         return 2
     passed = failed = 0
     for file in vector_files(argv):
-        for vector in json.loads(file.read_text()):
+        try:
+            vectors = json.loads(file.read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            vectors = exc
+        if not isinstance(vectors, list) or not all(isinstance(v, dict) for v in vectors):
+            failed += 1  # not a file of vectors: say so and go on with the others
+            print(f"FAIL {file}: not a JSON list of vectors ({vectors!r:.100})")
+            continue
+        for vector in vectors:
             ok, got = check(vector)
             if ok:
                 passed += 1
             else:
                 failed += 1
                 vid = vector.get("id", "?")
+                got = json.dumps(got) if isinstance(got, dict) else got
                 print(f"FAIL {vid}: expected {json.dumps(vector.get('expect'))}, got {got}")
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 and passed > 0 else 1

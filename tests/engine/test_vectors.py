@@ -62,3 +62,24 @@ def test_runner_refuses_a_mistaken_round(tmp_path, capsys):
     wrong = {**rnd, "expect": {**rnd["expect"], "scores": [s + 1 for s in rnd["expect"]["scores"]]}}
     assert vectors.main([str(_write(tmp_path, [rnd, wrong]))]) == 1
     assert capsys.readouterr().out.splitlines()[-1] == "1 passed, 1 failed"
+
+
+def test_a_move_after_the_end_of_the_round_is_refused():
+    rnd = next(v for v in ALL if v["kind"] == "round" and "scores" in v["expect"])
+    extra = {**rnd, "moves": [*rnd["moves"], rnd["moves"][0]]}
+    assert vectors.check({**extra, "expect": {"error_at": len(rnd["moves"])}}) == (
+        True,
+        {"error_at": len(rnd["moves"])},
+    )
+
+
+def test_a_file_that_holds_no_vectors_is_a_failure_and_the_others_still_run(tmp_path, capsys):
+    good = next(v for v in ALL if v["kind"] == "score")
+    (tmp_path / "a-broken.json").write_text("{not json")
+    _write(tmp_path, {"kind": "score"}, "b-object.json")
+    _write(tmp_path, [good], "c-good.json")
+    assert vectors.main([str(tmp_path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "1 passed, 2 failed"
+    assert out[0].startswith("FAIL ") and "a-broken.json" in out[0]
+    assert "b-object.json" in out[1]
