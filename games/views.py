@@ -124,7 +124,8 @@ def create(request):
     except ValueError:
         messages.error(request, _("Choose the number of players and the rounds from the form."))
         return redirect("lobby")
-    bots = [post.get(f"seat_{p}") or None for p in range(1, players)]
+    # the form has four other seats; create_game refuses a count out of 2-5
+    bots = [post.get(f"seat_{p}") or None for p in range(1, min(players, 5))]
     try:
         new = actions.create_game(
             request.user,

@@ -159,9 +159,6 @@ def assert_records_agree(game):
         )
         assert row.teams == [list(t) for t in result.teams] and row.bonus == result.bonus
         assert row.tricks.count() == sum(result.tricks)
-        assert sorted(c for t in row.tricks.all() for c in t.loot) == sorted(
-            c for t in row.tricks.all() for c in t.loot
-        )
         assert sum(len(t.loot) for t in row.tricks.all()) == sum(result.loot)
     tokens = [m for m in log if isinstance(m, PlaceToken)]
     assert BoardToken.objects.filter(round__game=game).count() == len(tokens)
