@@ -70,7 +70,7 @@ class SeatInfo:
     autopilot: bool = False
 
 
-def seat_infos(game: Game, seats: list[Seat], me) -> list[SeatInfo]:
+def seat_infos(seats: list[Seat], me) -> list[SeatInfo]:
     infos = []
     for seat in seats:
         user = seat.user
@@ -80,7 +80,7 @@ def seat_infos(game: Game, seats: list[Seat], me) -> list[SeatInfo]:
                 name=str(seat.name),
                 is_bot=bool(user and user.is_bot),
                 is_me=bool(user and me.is_authenticated and user.pk == me.pk),
-                character=str(CHARACTERS[seat.position]),
+                character=str(seat.character),
                 score=seat.score,
                 user_id=seat.user_id,
                 deadline=seat.deadline,
@@ -96,7 +96,7 @@ def game_page(game_id: int, user) -> dict | None:
     if game is None:
         return None
     seats = list(game.seats.select_related("user"))
-    infos = seat_infos(game, seats, user)
+    infos = seat_infos(seats, user)
     names = [s.name for s in infos]
     mine = next((s for s in infos if s.is_me), None)
     me = mine and mine.position

@@ -37,6 +37,23 @@ def act(django_capture_on_commit_callbacks):
     return run
 
 
+DAY = 24 * 3600  # seconds
+
+
+def correspondence_game(act, user, bots=("easy", "easy")):
+    """A started correspondence game (a day a move) of ``user`` against ``bots``."""
+    from games.actions import create_game
+
+    return act(
+        create_game,
+        user,
+        players=len(bots) + 1,
+        bots=list(bots),
+        time_control=Game.TimeControl.CORRESPONDENCE,
+        move_seconds=DAY,
+    )
+
+
 def state_of(game: Game) -> engine.GameState:
     game.refresh_from_db()
     return engine.state_from_json(game.state)

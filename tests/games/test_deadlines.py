@@ -21,10 +21,9 @@ from games.actions import (
 from games.actions.deadlines import due
 from games.models import Game, MoveRecord, SentEmail, Vacation
 
-from .conftest import state_of
+from .conftest import DAY, correspondence_game, state_of
 
 pytestmark = pytest.mark.django_db
-DAY = 24 * 3600
 
 
 def sweep_twice(django_capture_on_commit_callbacks):
@@ -35,17 +34,6 @@ def sweep_twice(django_capture_on_commit_callbacks):
 
 def kinds_sent():
     return Counter(SentEmail.objects.values_list("kind", flat=True))
-
-
-def correspondence_game(act, user, bots=("easy", "easy")):
-    return act(
-        create_game,
-        user,
-        players=len(bots) + 1,
-        bots=list(bots),
-        time_control=Game.TimeControl.CORRESPONDENCE,
-        move_seconds=DAY,
-    )
 
 
 def test_a_game_whose_player_never_moves_still_finishes(
@@ -175,14 +163,7 @@ def test_the_lobby_lists_games_waiting_for_me_first_by_deadline(act, client, ali
         time_control="correspondence",
         move_seconds=7 * DAY,
     )
-    soon = act(
-        create_game,
-        alice,
-        players=2,
-        bots=["easy"],
-        time_control="correspondence",
-        move_seconds=DAY,
-    )
+    soon = correspondence_game(act, alice, bots=["easy"])
     waiting = act(create_game, alice, players=3)  # open table: not waiting for alice
     client.force_login(alice)
     page = client.get(reverse("lobby")).content.decode()

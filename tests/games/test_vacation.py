@@ -10,8 +10,9 @@ from games.actions import ActionError, create_game, end_vacation, start_vacation
 from games.actions.deadlines import due, send_digests, vacation_left
 from games.models import Game, Vacation
 
+from .conftest import correspondence_game
+
 pytestmark = pytest.mark.django_db
-DAY = 24 * 3600
 
 
 def refused(code, *args):
@@ -23,14 +24,7 @@ def refused(code, *args):
 
 
 def test_vacation_pauses_correspondence_deadlines_and_resumes_with_the_time_left(act, alice, clock):
-    corr = act(
-        create_game,
-        alice,
-        players=2,
-        bots=["easy"],
-        time_control="correspondence",
-        move_seconds=DAY,
-    )
+    corr = correspondence_game(act, alice, bots=["easy"])
     live = act(create_game, alice, players=2, bots=["easy"], move_seconds=300)
     corr_seat, live_seat = corr.seats.get(user=alice), live.seats.get(user=alice)
     assert corr_seat.deadline and live_seat.deadline
@@ -94,14 +88,7 @@ def test_the_vacation_page(client, alice, clock):
 
 
 def test_a_vacation_that_ends_by_itself_starts_the_paused_clock_again(act, alice, clock):
-    game = act(
-        create_game,
-        alice,
-        players=2,
-        bots=["easy"],
-        time_control="correspondence",
-        move_seconds=DAY,
-    )
+    game = correspondence_game(act, alice, bots=["easy"])
     clock.advance(hours=4)
     start_vacation(alice, 1)
     clock.advance(days=1)
@@ -112,14 +99,7 @@ def test_a_vacation_that_ends_by_itself_starts_the_paused_clock_again(act, alice
 
 
 def test_no_turn_emails_while_on_vacation(act, alice, clock, django_capture_on_commit_callbacks):
-    game = act(
-        create_game,
-        alice,
-        players=2,
-        bots=["easy"],
-        time_control="correspondence",
-        move_seconds=DAY,
-    )
+    game = correspondence_game(act, alice, bots=["easy"])
     assert game.seats.get(user=alice).acting_since is not None
     start_vacation(alice, 3)
     clock.advance(hours=1)
