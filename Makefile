@@ -13,7 +13,7 @@ INSTALLED := $(VENV)/.installed
 run: $(INSTALLED)
 	$(PY) manage.py migrate
 	$(PY) manage.py setup_demo
-	$(VENV)/bin/honcho start
+	$(VENV)/bin/honcho -f Procfile.dev start
 
 test: $(INSTALLED)
 	$(VENV)/bin/ruff check .

@@ -1,17 +1,29 @@
-"""Changes to an account that reach into the games."""
+"""Changes to an account that reach into other apps.
+
+Accounts import none of the games' actions: an app that keeps something of a player's registers,
+in its ``AppConfig.ready``, what must happen before the account goes (``before_deletion``).
+"""
 
 from __future__ import annotations
 
-from games.actions import release_seats
+from collections.abc import Callable
 
 from .models import User
 
+_BEFORE_DELETION: dict[str, Callable[[User], None]] = {}
+
+
+def before_deletion(name: str, hook: Callable[[User], None]) -> None:
+    """Call ``hook(user)`` before any account is deleted (registered once per ``name``)."""
+    _BEFORE_DELETION[name] = hook
+
 
 def delete_account(user: User) -> None:
-    """Delete a person's account. Their seats in games in play go to the stand-in bot and they
-    leave the tables that have not started (``release_seats``) first; finished games keep their
-    seats, which then show "(former player)", and their rating history stays with the games."""
+    """Delete a person's account, once every app has let go of it (the games: seats in play go
+    to the stand-in bot, open tables are left; finished games keep their seats, which then show
+    "(former player)", and the rating history stays with the games)."""
     if user.is_bot:
         raise ValueError("bots are not deleted this way")
-    release_seats(user)
+    for hook in _BEFORE_DELETION.values():
+        hook(user)
     user.delete()

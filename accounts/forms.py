@@ -3,7 +3,6 @@ made to ignore bots."""
 
 from __future__ import annotations
 
-import re
 import zoneinfo
 from functools import cache
 
@@ -14,8 +13,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from .models import User
-
-BOT_WORD = re.compile(r"\bbots?\b", re.IGNORECASE)
+from .names import clashes, name_key, reads_as_bot
 
 
 @cache
@@ -32,7 +30,8 @@ class SettingsForm(forms.ModelForm):
     )
     time_zone = forms.ChoiceField(
         label=_("Time zone"),
-        choices=time_zone_choices,
+        required=False,
+        choices=lambda: [("", _("The one my browser uses")), *time_zone_choices()],
         help_text=_("Times on the site are shown in this zone."),
     )
 
@@ -46,6 +45,7 @@ class SettingsForm(forms.ModelForm):
             "email_reminders",
             "email_invitations",
             "email_game_over",
+            "sound",
         ]
         widgets = {"email_turn": forms.RadioSelect}
 
@@ -53,10 +53,24 @@ class SettingsForm(forms.ModelForm):
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
 
+    def save(self, commit=True):
+        if {"time_zone", "email_turn"} & set(self.changed_data):
+            self.instance.next_digest_at = None  # the sweep schedules the next one anew
+        return super().save(commit)
+
     def clean_display_name(self) -> str:
         name = " ".join(self.cleaned_data["display_name"].split())
-        if BOT_WORD.search(name):
+        if not name:
+            return name
+        if reads_as_bot(name):
             raise forms.ValidationError(_("Only the bots are called bots."), code="bot_name")
+        if not name_key(name):
+            raise forms.ValidationError(_("A name needs a letter or a digit."), code="no_letter")
+        if clashes(name, exclude_user_id=self.instance.pk):
+            raise forms.ValidationError(
+                _("This name reads like another player's name: choose one that stands apart."),
+                code="clash",
+            )
         return name
 
 

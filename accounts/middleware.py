@@ -2,7 +2,8 @@
 
 ``LocaleMiddleware`` has already picked a language from the browser (or the language cookie);
 a logged-in player's own choice (``User.language``, when set) wins over it, and their
-``User.time_zone`` is activated for the request. Views that promise to stay cheap (marked
+``User.time_zone`` is activated for the request (none: the page shows UTC and its script rewrites
+times in the browser's zone). Views that promise to stay cheap (marked
 ``stays_cheap``, like the game poll that answers 204 after one query) do not load the
 player for this: their preferences apply when, and only if, the view loads the player itself.
 """
@@ -23,6 +24,9 @@ def apply_preferences(request, user):
     if user.language:
         translation.activate(user.language)
         request.LANGUAGE_CODE = translation.get_language()
+    if not user.time_zone:  # the browser's: the page's script rewrites the times it shows
+        timezone.deactivate()
+        return user
     try:
         timezone.activate(zoneinfo.ZoneInfo(user.time_zone))
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):

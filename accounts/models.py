@@ -2,6 +2,9 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from openskill.models import PlackettLuceRating
+
+from .names import name_key
 
 
 class User(AbstractUser):
@@ -12,6 +15,9 @@ class User(AbstractUser):
         EASY = "easy", _("Easy")
         MEDIUM = "medium", _("Medium")
         HARD = "hard", _("Hard")
+
+    # The level a form offers first (a new table's seats, "add a bot", "start with bots").
+    DEFAULT_BOT_LEVEL = BotLevel.MEDIUM
 
     class TurnEmail(models.TextChoices):
         AT_ONCE = "at_once", _("At once")
@@ -25,7 +31,9 @@ class User(AbstractUser):
         _("display name"), max_length=40, blank=True, help_text=_("Shown to other players.")
     )
     language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES, blank=True)
-    time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
+    # Empty: the browser's own zone (pages are written in UTC, and the page's script rewrites
+    # their times in the browser's zone; emails, which have no browser, say UTC).
+    time_zone = models.CharField(_("time zone"), max_length=64, blank=True, default="")
     # Notification preferences.
     email_turn = models.CharField(
         _("email when it is my turn"), max_length=8, choices=TurnEmail, default=TurnEmail.AT_ONCE
@@ -33,8 +41,23 @@ class User(AbstractUser):
     email_reminders = models.BooleanField(_("remind me before a deadline"), default=True)
     email_invitations = models.BooleanField(_("email invitations to games"), default=True)
     email_game_over = models.BooleanField(_("email when a game is over"), default=True)
+    sound = models.BooleanField(_("play a sound when it is my turn"), default=False)
     # Presence: "your turn" emails go only to players who are not on the site.
     last_seen = models.DateTimeField(null=True, blank=True)
+    # When the next daily digest is due: 07:00 in the player's time zone (for the digest only).
+    next_digest_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The names as a reader may mistake them (accounts.names.name_key), kept so that a new name
+    # is compared with everyone's in one indexed query. Derived from the names in save().
+    username_key = models.CharField(max_length=1000, blank=True, db_index=True, editable=False)
+    display_name_key = models.CharField(max_length=1000, blank=True, db_index=True, editable=False)
+
+    def save(self, *args, **kwargs):
+        self.username_key = name_key(self.username)
+        self.display_name_key = name_key(self.display_name) if self.display_name else ""
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and {"username", "display_name"} & set(update_fields):
+            kwargs["update_fields"] = {*update_fields, "username_key", "display_name_key"}
+        super().save(*args, **kwargs)
 
     @property
     def is_bot(self) -> bool:
@@ -75,8 +98,18 @@ class Rating(models.Model):
 
     @property
     def ordinal(self) -> float:
-        """The rating shown and ranked: mu - 3 sigma, a conservative estimate of skill."""
-        return self.mu - 3 * self.sigma
+        """The rating shown and ranked (``ordinal``)."""
+        return ordinal(self.mu, self.sigma)
+
+
+# The rating shown and ranked is OpenSkill's ordinal, mu - z sigma: a conservative estimate of
+# skill. z is stated here once, for openskill and for the leaderboard's SQL (``ORDINAL_SQL``).
+ORDINAL_Z = 3.0
+ORDINAL_SQL = models.F("mu") - ORDINAL_Z * models.F("sigma")
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    return PlackettLuceRating(mu=mu, sigma=sigma).ordinal(z=ORDINAL_Z)
 
 
 class RatingChange(models.Model):

@@ -4,12 +4,17 @@
   says how strong that level plays. A seat's rank is 1 + the number of seats with a higher
   total, so equal totals are a tie (a shared win is a shared first place).
 - A game is rated once, by ``rate_finished_game``, inside the transaction that finishes it
-  (``games.actions.moves.do_move``). A game that never finishes is never rated.
+  (``games.actions.moves.do_move``). A game that never finishes is never rated, and neither is
+  one of several rounds in which no person made a move after the first (bots and autopilot
+  played it).
+- A seat that ends the game on autopilot (its player timed out three times in a row and never
+  came back) is ranked below every seat that was played, whatever its total: a loss on time.
 - A bot level holding several seats of one game: each seat is rated from the level's rating
   before the game, and the level's new rating is the mean of its seats' results (so a level
   playing against itself learns nothing from it).
-- The leaderboard ranks by the ordinal, mu - 3 sigma: a conservative estimate of skill that
-  grows as a player wins and as the system grows sure of them.
+- The leaderboard ranks by the ordinal (``accounts.models.ordinal``), mu - 3 sigma: a
+  conservative estimate of skill that grows as a player wins and as the system grows sure of
+  them.
 
 ``RatingChange`` keeps every seat's rating before and after each game: the history behind the
 profile chart, and what ``recompute_ratings`` needs to rebuild every rating from the records.
@@ -23,7 +28,7 @@ from collections.abc import Sequence
 from django.db import transaction
 from openskill.models import PlackettLuce
 
-from games.models import Game, Seat
+from games.models import Game, MoveRecord, Seat
 
 from .models import Rating, RatingChange
 
@@ -31,20 +36,19 @@ MODEL = PlackettLuce()
 DEFAULT = (MODEL.mu, MODEL.sigma)
 
 
-def ranks_of(totals: Sequence[int]) -> list[int]:
-    """1 for the highest total; equal totals share a rank (10, 10, 3 -> 1, 1, 3)."""
-    return [1 + sum(other > mine for other in totals) for mine in totals]
+def ranks_of(totals: Sequence[int], abandoned: Sequence[bool] | None = None) -> list[int]:
+    """1 for the highest total; equal totals share a rank (10, 10, 3 -> 1, 1, 3). Seats
+    ``abandoned`` (ended on autopilot) come after all the others, by their totals."""
+    gone = abandoned or [False] * len(totals)
+    keys = [(not left, total) for left, total in zip(gone, totals, strict=True)]
+    return [1 + sum(other > mine for other in keys) for mine in keys]
 
 
-def rate(before: Sequence[tuple[float, float]], totals: Sequence[int]) -> list[tuple[float, float]]:
-    """Each seat's (mu, sigma) after a game, from its (mu, sigma) before and the final totals."""
+def rate(before: Sequence[tuple[float, float]], ranks: Sequence[int]) -> list[tuple[float, float]]:
+    """Each seat's (mu, sigma) after a game, from its (mu, sigma) before and its rank."""
     teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
-    rated = MODEL.rate(teams, ranks=ranks_of(totals))
+    rated = MODEL.rate(teams, ranks=list(ranks))
     return [(team[0].mu, team[0].sigma) for team in rated]
-
-
-def ordinal(mu: float, sigma: float) -> float:
-    return mu - 3 * sigma
 
 
 def rate_finished_game(game: Game, state) -> None:
@@ -54,11 +58,14 @@ def rate_finished_game(game: Game, state) -> None:
     game was rated already. The players' rating rows are locked in a fixed order, so two games
     ending at once for the same bot level wait for each other instead of losing an update.
     """
-    if RatingChange.objects.filter(game=game).exists():
+    if RatingChange.objects.filter(game=game).exists() or not played_by_people(game):
         return
     totals = [sum(result.scores[s] for result in state.results) for s in range(state.players)]
-    seats = list(Seat.objects.filter(game=game).order_by("position").values_list("user_id"))
-    user_ids = [user_id for (user_id,) in seats]
+    seats = list(
+        Seat.objects.filter(game=game).order_by("position").values_list("user_id", "autopilot")
+    )
+    user_ids = [user_id for user_id, _ in seats]
+    abandoned = [autopilot for _, autopilot in seats]
     present = sorted({u for u in user_ids if u is not None})
     Rating.objects.bulk_create(
         [Rating(user_id=u, mu=DEFAULT[0], sigma=DEFAULT[1]) for u in present],
@@ -69,14 +76,21 @@ def rate_finished_game(game: Game, state) -> None:
         for r in Rating.objects.select_for_update().filter(user_id__in=present).order_by("user_id")
     }
     before = [DEFAULT if u is None else (ratings[u].mu, ratings[u].sigma) for u in user_ids]
-    changes = _rating_changes(game, user_ids, totals, before)
+    changes = _rating_changes(game, user_ids, totals, ranks_of(totals, abandoned), before)
     RatingChange.objects.bulk_create(changes)
     _apply(changes, ratings)
     Rating.objects.bulk_update(list(ratings.values()), ["mu", "sigma", "games"])
 
 
-def _rating_changes(game: Game, user_ids, totals, before) -> list[RatingChange]:
-    after = rate(before, totals)
+def played_by_people(game: Game) -> bool:
+    """Whether people played the game: a person made a move after its first round (or it had
+    only one)."""
+    later = MoveRecord.objects.filter(game=game, round__gt=1)
+    return not later.exists() or later.filter(by_bot=False).exists()
+
+
+def _rating_changes(game: Game, user_ids, totals, ranks, before) -> list[RatingChange]:
+    after = rate(before, ranks)
     return [
         RatingChange(
             game=game,
@@ -89,7 +103,7 @@ def _rating_changes(game: Game, user_ids, totals, before) -> list[RatingChange]:
             mu_after=after[position][0],
             sigma_after=after[position][1],
         )
-        for position, (user_id, rank) in enumerate(zip(user_ids, ranks_of(totals), strict=True))
+        for position, (user_id, rank) in enumerate(zip(user_ids, ranks, strict=True))
     ]
 
 
@@ -147,6 +161,8 @@ def recompute_ratings() -> int:
     )
     count = 0
     for game in games:
+        if not played_by_people(game):
+            continue
         seats = sorted(game.seats.all(), key=lambda s: s.position)
         user_ids = [s.user_id for s in seats]
         for u in user_ids:
@@ -158,7 +174,9 @@ def recompute_ratings() -> int:
             else (ratings[s.user_id].mu, ratings[s.user_id].sigma)
             for s in seats
         ]
-        changes = _rating_changes(game, user_ids, [s.score for s in seats], before)
+        totals = [s.score for s in seats]
+        ranks = ranks_of(totals, [s.autopilot for s in seats])
+        changes = _rating_changes(game, user_ids, totals, ranks, before)
         _apply(changes, ratings)
         all_changes += changes
         count += 1

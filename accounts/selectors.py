@@ -9,7 +9,9 @@ Every figure comes from the game records (``Seat``, ``Round``, ``MoveRecord``); 
 - finished: the game reached its end (its last round, or the point target);
 - won: finished with the highest total; a shared first place is a win for each;
 - abandoned: started, not finished, and no move for ``ABANDONED_AFTER``. It counts as played,
-  not finished, and is not rated; should it ever finish, it is rated then, like any other.
+  not finished, and is not rated; should it ever finish, it is rated then, like any other. A
+  game that ended with the player's seat on autopilot (three timeouts in a row, and they never
+  came back) is abandoned too, for that player: not finished, not won, and rated last.
 """
 
 from __future__ import annotations
@@ -17,15 +19,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.models import Game, MoveRecord, Round, Seat
+from games.selectors import visible_games
+from games.stats import player_stats
 
-from .models import Rating, RatingChange, User
-from .ratings import DEFAULT, history_points, ordinal
+from .models import ORDINAL_SQL, Rating, RatingChange, User, ordinal
+from .ratings import DEFAULT, history_points
 
 ABANDONED_AFTER = timedelta(days=30)
 RECENT_GAMES = 10
@@ -35,7 +40,7 @@ LEADERBOARD_PAGE_SIZE = 25
 CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN = 320, 100, 6
 
 STARTED = (Game.Status.ACTIVE, Game.Status.FINISHED)
-FINISHED = Q(game__status=Game.Status.FINISHED)
+FINISHED = Q(game__status=Game.Status.FINISHED, autopilot=False)  # played to its end
 
 
 def _top_score():
@@ -64,8 +69,9 @@ def started_seats(user: User, now: datetime) -> QuerySet[Seat]:
         Seat.objects.filter(user=user, game__status__in=STARTED)
         .alias(top=_top_score(), last_move=_last_move())
         .alias(
-            won=Q(game__status=Game.Status.FINISHED, score__gte=F("top")),
-            abandoned=Q(game__status=Game.Status.ACTIVE, last_move__lt=now - ABANDONED_AFTER),
+            won=FINISHED & Q(score__gte=F("top")),
+            abandoned=Q(game__status=Game.Status.ACTIVE, last_move__lt=now - ABANDONED_AFTER)
+            | Q(game__status=Game.Status.FINISHED, autopilot=True),
         )
     )
 
@@ -129,7 +135,10 @@ def tallies(user: User, now: datetime) -> tuple[Tally, list[Tally]]:
     # One row per round and per seat of the user (a bot with two seats counts each round twice).
     rounds = (
         Round.objects.filter(
-            game__seats__user=user, game__status=Game.Status.FINISHED, scores__isnull=False
+            game__seats__user=user,
+            game__seats__autopilot=False,
+            game__status=Game.Status.FINISHED,
+            scores__isnull=False,
         )
         .values("game__players")
         .annotate(n=Count("pk"))
@@ -152,16 +161,20 @@ class RecentGame:
     rating_change: float | None  # the ordinal's change, for a rated game
 
 
-def recent_games(user: User, now: datetime, changes: dict[int, float]) -> list[RecentGame]:
+def recent_games(
+    user: User, now: datetime, changes: dict[int, float], viewer=None
+) -> list[RecentGame]:
+    """The user's latest games that ``viewer`` may see (``games.selectors.visible_games``)."""
     seats = (
         started_seats(user, now)
+        .filter(game__in=visible_games(viewer or AnonymousUser()))
         .annotate(top_score=F("top"), is_abandoned=F("abandoned"))
         .select_related("game")
         .order_by("-game__started_at", "-game_id", "position")[:RECENT_GAMES]
     )
     recent = []
     for seat in seats:
-        finished = seat.game.status == Game.Status.FINISHED
+        finished = seat.game.status == Game.Status.FINISHED and not seat.autopilot
         status = "finished" if finished else "abandoned" if seat.is_abandoned else "in_play"
         recent.append(
             RecentGame(
@@ -214,8 +227,10 @@ def chart(values: list[float]) -> dict | None:
     }
 
 
-def profile_page(username: str, now: datetime | None = None) -> dict | None:
-    """Everything the profile page shows (6 queries), or None for no such (active) player."""
+def profile_page(username: str, now: datetime | None = None, viewer=None) -> dict | None:
+    """Everything the profile page shows (10 queries, 11 for another player viewing: the head to
+    head), or None for no such (active) player. Games are linked only when ``viewer`` may see
+    them; the figures count every game."""
     now = now or timezone.now()
     user = User.objects.select_related("rating").filter(username=username).first()
     if user is None or not (user.is_active or user.is_bot):
@@ -223,6 +238,7 @@ def profile_page(username: str, now: datetime | None = None) -> dict | None:
     total, by_players = tallies(user, now)
     best = (
         Seat.objects.filter(user=user, game__status=Game.Status.FINISHED)
+        .filter(game__in=visible_games(viewer or AnonymousUser()))
         .select_related("game")
         .order_by("-score", "-game__finished_at")
         .first()
@@ -246,8 +262,9 @@ def profile_page(username: str, now: datetime | None = None) -> dict | None:
         "rating": rating,
         "default_rating": ordinal(*DEFAULT),
         "chart": chart(values),
-        "recent": recent_games(user, now, changes),
+        "recent": recent_games(user, now, changes, viewer),
         "abandoned_days": ABANDONED_AFTER.days,
+        **player_stats(user, viewer),
     }
 
 
@@ -260,7 +277,7 @@ def leaderboard_page(page_number, min_games: int | None = None) -> dict:
         Rating.objects.filter(games__gte=min_games)
         .filter(Q(user__is_active=True) | ~Q(user__bot_level=""))
         .select_related("user")
-        .annotate(conservative=F("mu") - 3 * F("sigma"))
+        .annotate(conservative=ORDINAL_SQL)
         .order_by("-conservative", "user__username")
     )
     page: Page = Paginator(ratings, LEADERBOARD_PAGE_SIZE).get_page(page_number)

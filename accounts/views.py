@@ -15,7 +15,7 @@ from .forms import DeleteAccountForm, SettingsForm
 
 
 def profile(request, username: str):
-    context = selectors.profile_page(username)
+    context = selectors.profile_page(username, viewer=request.user)
     if context is None:
         raise Http404(_("There is no such player."))
     return render(request, "accounts/profile.html", context)

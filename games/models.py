@@ -2,11 +2,15 @@
 
 The seed and the append-only ``MoveRecord`` log are the source of truth: replaying them through
 the engine rebuilds ``Game.state``. The other records (``Round``, ``BoardToken``, ``Trick``,
-``Play``) are written from the same moves so that stats and replays can query them.
+``Play``) are written from what the engine decided on each move (``games.actions.records``), so
+that stats read them with SQL; their constraints keep them whole (numbers once per round and per
+trick, seats in range).
 Models hold data and constraints only; every change goes through ``games.actions``.
 """
 
 from __future__ import annotations
+
+import secrets
 
 from django.conf import settings
 from django.db import models
@@ -58,11 +62,25 @@ class Game(models.Model):
     seed = models.BigIntegerField()
     # Grows by one with every accepted move (and every lobby change); forms carry it.
     version = models.PositiveIntegerField(default=0)
+    # Moves made: the last MoveRecord's number, kept on the locked row so that numbering a move
+    # counts no rows. (Not the version, which also moves for the lobby and "I'm back": the log's
+    # numbers have no gaps.)
+    moves_made = models.PositiveIntegerField(default=0)
     # The engine's GameState in its JSON form, secrets included: a cache of seed + moves.
     state = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # What the sweep queued for this game (a timeout, a stalled bot turn) and how often since
+    # the game last moved: it queues nothing again while a task is on its way, and backs off,
+    # then gives up, on a task that keeps failing. A move clears both.
+    catchup_queued_at = models.DateTimeField(null=True, blank=True)
+    catchup_attempts = models.PositiveSmallIntegerField(default=0)
+    # The finished game this table replays with the same seats: a second player asking for a
+    # rematch joins this table instead of making another.
+    rematch_of = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
+    )
 
     class Meta:
         constraints = [
@@ -76,6 +94,13 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.pk}"
+
+    def invite_code_matches(self, code: object) -> bool:
+        """Whether ``code`` is this table's invite code: compared in constant time, as bytes, so
+        that any text a visitor sends is a fair answer (compare_digest refuses non-ASCII str)."""
+        return isinstance(code, str) and secrets.compare_digest(
+            code.encode(), self.invite_code.encode()
+        )
 
     @property
     def round_count(self) -> int | None:
@@ -127,6 +152,12 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["game", "position"], name="seat_position_once"),
             models.CheckConstraint(condition=Q(position__lte=4), name="seat_position_0_to_4"),
         ]
+        # The sweep's look for seats on autopilot that nobody played, among many turns.
+        indexes = [
+            models.Index(
+                fields=["acting_since"], condition=Q(autopilot=True), name="seat_autopilot_acting"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game} seat {self.position}"
@@ -170,10 +201,44 @@ class Round(models.Model):
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="round_number_once"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_from_1"),
+            models.CheckConstraint(condition=Q(dealer__lte=4), name="round_dealer_0_to_4"),
+            models.CheckConstraint(
+                condition=Q(first__isnull=True) | Q(first__lte=4), name="round_first_0_to_4"
+            ),
+            models.CheckConstraint(
+                condition=Q(bonus__isnull=True) | Q(bonus__lte=4), name="round_bonus_0_to_4"
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.game} round {self.number}"
+
+
+class RoundSeat(models.Model):
+    """One seat's part in a finished round, from the engine's ``RoundResult``: the row that
+    per-player stats aggregate in SQL (``Round`` keeps the same figures per round, as lists)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="rounds")
+    position = models.PositiveSmallIntegerField()
+    team = models.PositiveSmallIntegerField()  # 0: the first player's team, 1: the others
+    first = models.BooleanField()  # the round's first player (line 1)
+    bonus = models.BooleanField()  # holds the bonus card
+    bonus_team = models.BooleanField()  # on the team of the bonus card's holder
+    tricks = models.PositiveSmallIntegerField()
+    loot = models.PositiveSmallIntegerField()
+    score = models.SmallIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "position"], name="round_seat_once"),
+            models.CheckConstraint(condition=Q(position__lte=4), name="round_seat_0_to_4"),
+            models.CheckConstraint(condition=Q(team__lte=1), name="round_seat_team_0_or_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} seat {self.position}"
 
 
 class BoardToken(models.Model):
@@ -188,6 +253,8 @@ class BoardToken(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["round", "order"], name="token_order_once"),
             models.UniqueConstraint(fields=["round", "line", "box"], name="token_box_once"),
+            models.CheckConstraint(condition=Q(seat__lte=4), name="token_seat_0_to_4"),
+            models.CheckConstraint(condition=Q(line__in=LINES), name="token_line_known"),
         ]
 
     def __str__(self) -> str:
@@ -198,13 +265,16 @@ class Trick(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tricks")
     number = models.PositiveSmallIntegerField()  # 1-based within the round
     leader = models.PositiveSmallIntegerField()
-    winner = models.PositiveSmallIntegerField(null=True, blank=True)
-    loot = models.JSONField(default=list)
+    winner = models.PositiveSmallIntegerField()
+    loot = models.JSONField(default=list)  # the loot cards, in play order
 
     class Meta:
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["round", "number"], name="trick_number_once"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="trick_number_from_1"),
+            models.CheckConstraint(condition=Q(leader__lte=4), name="trick_leader_0_to_4"),
+            models.CheckConstraint(condition=Q(winner__lte=4), name="trick_winner_0_to_4"),
         ]
 
     def __str__(self) -> str:
@@ -221,6 +291,9 @@ class Play(models.Model):
         ordering = ["order"]
         constraints = [
             models.UniqueConstraint(fields=["trick", "order"], name="play_order_once"),
+            models.UniqueConstraint(fields=["trick", "seat"], name="play_seat_once"),
+            models.CheckConstraint(condition=Q(seat__lte=4), name="play_seat_0_to_4"),
+            models.CheckConstraint(condition=Q(order__lte=4), name="play_order_0_to_4"),
         ]
 
     def __str__(self) -> str:
@@ -236,13 +309,16 @@ class MoveRecord(models.Model):
     move = models.JSONField()  # the engine's JSON form: {"seat": 0, "play": "Y7"}
     round = models.PositiveSmallIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
-    by_bot = models.BooleanField(default=False)
-    timeout = models.BooleanField(default=False)
+    by_bot = models.BooleanField(default=False)  # a bot chose it (for a person: see below)
+    timeout = models.BooleanField(default=False)  # the stand-in, as the player's time ran out
+    autopilot = models.BooleanField(default=False)  # the stand-in, while the player was away
 
     class Meta:
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="move_number_once"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="move_number_from_1"),
+            models.CheckConstraint(condition=Q(seat__lte=4), name="move_seat_0_to_4"),
         ]
 
     def __str__(self) -> str:
@@ -258,6 +334,7 @@ class Vacation(models.Model):
     started_at = models.DateTimeField()
     ends_at = models.DateTimeField()  # as asked, or when the year's days run out
     ended_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    warned_at = models.DateTimeField(null=True, blank=True)  # "your vacation ends tomorrow"
 
     class Meta:
         ordering = ["-started_at"]
@@ -275,12 +352,22 @@ class Vacation(models.Model):
 
 
 class PendingEmail(models.Model):
-    """An email an action decided on, written in the action's own transaction. The task that
-    sends it deletes it; when that task was lost (the broker was down), the sweep sends it."""
+    """The outbox: an email decided on (by an action, or by the sweep), written in the same
+    transaction as the change that calls for it, and deleted once it is sent or given up.
+
+    A task (``games.tasks.send_email``) sends it after commit; the sweep queues again one whose
+    task was lost (``queued_at`` long past) or that is due for another attempt after a failure
+    (``due_at``). Whoever sends it first claims it until ``claimed_until``, longer than a send
+    can take, so two workers never send it at once.
+    """
 
     kind = models.CharField(max_length=20)
-    args = models.JSONField()  # for notifications.game_email or invitation_email
+    args = models.JSONField()  # what games.notifications.compose needs for this kind
     created_at = models.DateTimeField(db_index=True)
+    due_at = models.DateTimeField(db_index=True)  # the next attempt, not before
+    queued_at = models.DateTimeField(null=True, blank=True)  # a task was queued for it then
+    claimed_until = models.DateTimeField(null=True, blank=True)  # a worker is sending it
+    attempts = models.PositiveSmallIntegerField(default=0)
 
     def __str__(self) -> str:
         return f"{self.kind} {self.args} ({self.created_at:%Y-%m-%d %H:%M})"
@@ -304,3 +391,26 @@ class SentEmail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.user} ({self.key})"
+
+
+class Invitation(models.Model):
+    """A player asked to a table by someone at it. The invitee may watch the game even when it is
+    private; the inviter's invitations of the last day are what the daily limits count."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations"
+    )
+    inviter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["inviter", "created_at"], name="invitation_by_inviter"),
+            models.Index(fields=["game", "invitee"], name="invitation_to_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.invitee} to {self.game}"

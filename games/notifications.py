@@ -1,6 +1,20 @@
 """Emails to players: rendered in the recipient's language and time zone, sent at most once per
 occasion, each with a one-click unsubscribe link that needs no login.
 
+Every email goes through the outbox (``PendingEmail``, written by ``games.actions.notify`` and
+by the sweep) and is sent by ``deliver``, one task per email:
+
+1. The task claims the email (``claimed_until``, longer than a send can take), so that two
+   workers never send it at once.
+2. It decides, at the time of sending, whether the email still makes sense: no "your turn" for
+   a turn that has ended or timed out, nothing about a turn to a player on vacation.
+3. It records the email as sent (``SentEmail``, unique per user, kind and occasion) and commits
+   that before talking to the mail server: a task retried after a timeout finds it sent.
+4. It sends. Only a failure that proves the email was not delivered (no connection, or the
+   server refused it) undoes the record and tries again later, backing off, then giving up. A
+   failure after the message was handed over (a server that answers after ``EMAIL_TIMEOUT``)
+   may have delivered it: that email is not sent again, so a slow server gets no duplicates.
+
 Templates live in ``templates/emails/``: ``<kind>_subject.txt``, ``<kind>.txt`` and
 ``<kind>.html``. Each kind of email obeys one preference on the user (``PREFERENCES``), which
 is also what its unsubscribe link turns off.
@@ -8,20 +22,28 @@ is also what its unsubscribe link turns off.
 
 from __future__ import annotations
 
+import enum
 import logging
+import smtplib
+import zoneinfo
+from datetime import datetime, time, timedelta
 from urllib.parse import urljoin
 
 from django.conf import settings
 from django.core import signing
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import IntegrityError, transaction
-from django.template.loader import render_to_string
+from django.db.models import F, Q
+from django.template import Context
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts.models import User
+from accounts.ratings import ranks_of
 from games import clock
-from games.models import SentEmail
+from games.engine import game_standings, state_from_json
+from games.models import Game, PendingEmail, Seat, SentEmail, Vacation
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +57,17 @@ PREFERENCES = {
     "invitation": "email_invitations",
     "game_over": "email_game_over",
 }
+GAME_KINDS = {"your_turn", "reminder", "bot_moved", "game_started", "game_over"}
+TURN_KINDS = {"your_turn", "reminder"}  # about one turn: pointless once it is over
 UNSUBSCRIBE_SALT = "nyet.unsubscribe"
 UNSUBSCRIBE_MAX_AGE = 90 * 24 * 3600  # seconds; an older link asks the player to log in
+
+# A claim outlasts any send: each SMTP step gives up after EMAIL_TIMEOUT, and the email task's
+# time limit (games.tasks.send_email) ends a stuck one well before the claim runs out.
+CLAIM = timedelta(minutes=10)
+# After a failure that left the email undelivered: the next attempt, then give up.
+RETRY_AFTER = tuple(timedelta(minutes=m) for m in (1, 2, 4, 8, 16, 32, 60, 60, 60, 60))
+DIGEST_AT = time(7, 0)  # in the player's own time zone
 
 
 def wants(user: User, kind: str) -> bool:
@@ -55,6 +86,28 @@ def site_url(path: str) -> str:
     return urljoin(settings.SITE_URL, path)
 
 
+def turn_key(game_id: int, position: int, acting_since: datetime) -> str:
+    """Names one decision of one seat: the occasion of its reminder and "your turn" email."""
+    return f"{game_id}/{position}/{acting_since.isoformat()}"
+
+
+def player_zone(user: User) -> zoneinfo.ZoneInfo:
+    try:
+        return zoneinfo.ZoneInfo(user.time_zone or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def next_digest_at(user: User, now: datetime) -> datetime:
+    """The next 07:00 in the player's time zone, after ``now``."""
+    zone = player_zone(user)
+    local = now.astimezone(zone)
+    at = datetime.combine(local.date(), DIGEST_AT, tzinfo=zone)
+    if at <= local:
+        at = datetime.combine(local.date() + timedelta(days=1), DIGEST_AT, tzinfo=zone)
+    return at
+
+
 def unsubscribe_token(user: User, preference: str) -> str:
     return signing.dumps({"user": user.pk, "preference": preference}, salt=UNSUBSCRIBE_SALT)
 
@@ -63,9 +116,20 @@ def read_unsubscribe_token(token: str) -> tuple[int, str]:
     """(user id, preference); ``signing.BadSignature`` (or its subclass ``SignatureExpired``)
     when the token is forged or too old."""
     data = signing.loads(token, salt=UNSUBSCRIBE_SALT, max_age=UNSUBSCRIBE_MAX_AGE)
-    if not isinstance(data, dict) or data.get("preference") not in set(PREFERENCES.values()):
+    if (
+        not isinstance(data, dict)
+        or type(data.get("user")) is not int
+        or data.get("preference") not in set(PREFERENCES.values())
+    ):
         raise signing.BadSignature("not an unsubscribe token")
-    return int(data["user"]), data["preference"]
+    return data["user"], data["preference"]
+
+
+def render_plain(template_name: str, context: dict) -> str:
+    """A plain-text template rendered with autoescaping off: a subject shows “<b>” as typed, not
+    “&lt;b&gt;” (the HTML part escapes as usual)."""
+    template = get_template(template_name).template
+    return template.render(Context(context, autoescape=False))
 
 
 def render(user: User, kind: str, context: dict) -> EmailMultiAlternatives:
@@ -80,7 +144,7 @@ def render(user: User, kind: str, context: dict) -> EmailMultiAlternatives:
             "unsubscribe_url": unsubscribe,
             "site_url": settings.SITE_URL,
         }
-        subject = " ".join(render_to_string(f"emails/{kind}_subject.txt", context).split())
+        subject = " ".join(render_plain(f"emails/{kind}_subject.txt", context).split())
         text = render_to_string(f"emails/{kind}.txt", context)
         html = render_to_string(f"emails/{kind}.html", context)
     message = EmailMultiAlternatives(
@@ -96,32 +160,30 @@ def render(user: User, kind: str, context: dict) -> EmailMultiAlternatives:
     return message
 
 
-def send(user: User, kind: str, key: str, context: dict, now=None) -> bool:
-    """Send ``kind`` to ``user`` about ``key`` unless they opted out or it went out already.
-
-    The record of the email and the sending share a transaction: a failed send is tried again
-    by the next task or sweep, a sent one never is."""
-    if not wants(user, kind):
-        return False
-    try:
-        with transaction.atomic():
-            SentEmail.objects.create(user=user, kind=kind, key=key, sent_at=now or clock.now())
-            render(user, kind, context).send()
-    except IntegrityError:
-        return False  # sent already, for this occasion
-    return True
+# --- what each email says, decided when it is sent ----------------------------------------------
 
 
-def game_email(kind: str, game_id: int, position: int, key: str, now=None) -> bool:
-    """Email the person in seat ``position`` of a game about it (``kind``: your_turn, reminder,
-    bot_moved, game_started, game_over)."""
-    from games.engine import game_standings, state_from_json
-    from games.models import Game
+def _on_vacation(user: User) -> bool:
+    return Vacation.objects.filter(user=user, ended_at__isnull=True).exists()
 
+
+def _game_email(kind: str, game_id: int, position: int, key: str, now):
     game = Game.objects.filter(pk=game_id).first()
     seat = game and game.seats.select_related("user").filter(position=position).first()
     if seat is None or seat.user is None:
-        return False
+        return None
+    if kind in TURN_KINDS:
+        still_due = (
+            game.status == Game.Status.ACTIVE
+            and seat.acting_since is not None
+            and turn_key(game_id, position, seat.acting_since) == key
+            and seat.deadline is not None
+            and seat.deadline > now
+        )
+        if not still_due:
+            return None  # the turn is over: the player moved, or a bot did
+    if kind in TURN_KINDS | {"bot_moved"} and _on_vacation(seat.user):
+        return None  # they said they are away
     context = {
         "game": game,
         "seat": seat,
@@ -129,44 +191,158 @@ def game_email(kind: str, game_id: int, position: int, key: str, now=None) -> bo
         "deadline": seat.deadline,
     }
     if kind == "game_over":
-        standings = game_standings(state_from_json(game.state))
-        names = {
-            s.position: s.user.name if s.user else "" for s in game.seats.select_related("user")
-        }
+        totals = game_standings(state_from_json(game.state)).totals
+        seats = list(game.seats.select_related("user"))
+        # A seat that ended on autopilot ranks after every seat that was played (its player
+        # left: a loss on time, as accounts.ratings ranks it); the best of the others won.
+        ranks = ranks_of([totals[s.position] for s in seats], [s.autopilot for s in seats])
         context["standings"] = sorted(
-            ((standings.totals[p], names[p], p in standings.winners) for p in names),
-            reverse=True,
+            (
+                (rank, totals[s.position], s.user.name if s.user else "", rank == 1)
+                for s, rank in zip(seats, ranks, strict=True)
+            ),
         )
-        context["won"] = position in standings.winners
-    return send(seat.user, kind, key, context, now)
+        context["won"] = ranks[[s.position for s in seats].index(position)] == 1
+    return seat.user, kind, key, context
 
 
-def invitation_email(game_id: int, invitee_id: int, inviter: str, now=None) -> bool:
-    from games.models import Game
-
+def _invitation(game_id: int, invitee_id: int, inviter: str, now):
     game = Game.objects.filter(pk=game_id).first()
     invitee = User.objects.filter(pk=invitee_id).first()
     if game is None or invitee is None:
-        return False
+        return None
     context = {
         "game": game,
         "inviter": inviter,
         "invite_url": site_url(reverse("game_invite", args=[game.invite_code])),
     }
-    return send(invitee, "invitation", str(game.pk), context, now)
+    return invitee, "invitation", str(game.pk), context
 
 
-def send_pending(pending_id: int, now=None) -> bool:
-    """Send an email an action queued (``games.actions.notify``) and forget it; safe to call
-    twice (the second call finds nothing) or late."""
-    from games.models import PendingEmail
+def _digest(user_id: int, key: str, now):
+    """The games waiting for the player's move, as they stand when the digest goes."""
+    user = User.objects.filter(pk=user_id).first()
+    if user is None or _on_vacation(user):
+        return None
+    waiting = (
+        Seat.objects.filter(
+            user=user, game__status=Game.Status.ACTIVE, acting_since__isnull=False, autopilot=False
+        )
+        .select_related("game")
+        .order_by(F("deadline").asc(nulls_last=True))
+    )
+    games = [
+        {"game": s.game, "deadline": s.deadline, "url": site_url(f"/games/{s.game_id}/")}
+        for s in waiting
+    ]
+    if not games:
+        return None
+    return user, "digest", key, {"games": games}
 
-    pending = PendingEmail.objects.filter(pk=pending_id).first()
-    if pending is None:
+
+def _vacation_ending(vacation_id: int, now):
+    vacation = Vacation.objects.select_related("user").filter(pk=vacation_id).first()
+    if vacation is None or vacation.ended_at is not None:
+        return None
+    return vacation.user, "vacation_ending", str(vacation.pk), {"ends_at": vacation.ends_at}
+
+
+def compose(kind: str, args: list, now) -> tuple[User, str, str, dict] | None:
+    """(recipient, kind, occasion key, template context) of an outbox email, or None when it
+    no longer makes sense to send it."""
+    if kind in GAME_KINDS:
+        return _game_email(kind, *args, now)
+    if kind == "invitation":
+        return _invitation(*args, now)
+    if kind == "digest":
+        return _digest(*args, now)
+    if kind == "vacation_ending":
+        return _vacation_ending(*args, now)
+    raise ValueError(f"no email kind {kind!r}")
+
+
+# --- sending ------------------------------------------------------------------------------------
+
+
+class Outcome(enum.Enum):
+    SENT = "sent"
+    NOT_SENT = "not sent"  # certainly not delivered: try again later
+    MAYBE_SENT = "maybe sent"  # handed over, no answer: never sent again
+
+
+def transmit(message: EmailMultiAlternatives) -> Outcome:
+    """Hand ``message`` to the mail server, telling a failure before the hand-over (retry)
+    from one after it (the server may have taken it)."""
+    connection = get_connection()
+    try:
+        connection.open()
+    except Exception:
+        log.warning("no connection to the mail server", exc_info=True)
+        return Outcome.NOT_SENT
+    try:
+        connection.send_messages([message])
+    except (
+        smtplib.SMTPResponseException,
+        smtplib.SMTPRecipientsRefused,
+        smtplib.SMTPSenderRefused,
+    ):
+        log.warning("the mail server refused an email to %s", message.to, exc_info=True)
+        return Outcome.NOT_SENT
+    except Exception:
+        log.warning("no answer after an email to %s: not sent again", message.to, exc_info=True)
+        return Outcome.MAYBE_SENT
+    finally:
+        try:
+            connection.close()
+        except Exception:
+            pass
+    return Outcome.SENT
+
+
+def deliver(pending_id: int, now=None) -> bool:
+    """Send one outbox email (see the module's docstring); whether it was sent. Safe to call
+    twice, at once or late: the claim and the ``SentEmail`` record keep it to one."""
+    now = now or clock.now()
+    claimed = (
+        PendingEmail.objects.filter(pk=pending_id, due_at__lte=now)
+        .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lte=now))
+        .update(claimed_until=now + CLAIM, attempts=F("attempts") + 1)
+    )
+    if not claimed:
+        return False  # sent, being sent, or not due yet
+    pending = PendingEmail.objects.get(pk=pending_id)
+    try:
+        composed = compose(pending.kind, pending.args, now)
+        if composed is None or not wants(composed[0], composed[1]):
+            pending.delete()
+            return False
+        user, kind, key, context = composed
+        message = render(user, kind, context)
+    except Exception:
+        log.exception("could not write the email %s", pending)
+        _retry_later(pending, now)
         return False
-    if pending.kind == "invitation":
-        sent = invitation_email(*pending.args, now=now)
-    else:
-        sent = game_email(pending.kind, *pending.args, now=now)
+    try:
+        with transaction.atomic():
+            record = SentEmail.objects.create(user=user, kind=kind, key=key, sent_at=now)
+    except IntegrityError:
+        pending.delete()
+        return False  # sent already, for this occasion
+    outcome = transmit(message)
+    if outcome is Outcome.NOT_SENT:
+        record.delete()
+        _retry_later(pending, now)
+        return False
     pending.delete()
-    return sent
+    return outcome is Outcome.SENT
+
+
+def _retry_later(pending: PendingEmail, now) -> None:
+    if pending.attempts > len(RETRY_AFTER):
+        log.error("gave up on the email %s after %d attempts", pending, pending.attempts)
+        pending.delete()
+        return
+    pending.due_at = now + RETRY_AFTER[pending.attempts - 1]
+    pending.claimed_until = None
+    pending.queued_at = None
+    pending.save(update_fields=["due_at", "claimed_until", "queued_at"])

@@ -1,7 +1,8 @@
 """Reads for pages: each fetches what its page needs in a fixed, small number of queries.
 
 Pages get ``view(state, seat)`` and names, never the stored state: the seed and the other
-hands stay on the server.
+hands stay on the server. The one exception is the replay of a finished game, where nothing is
+secret any more. What the table shows is worked out from the view in ``games.table``.
 """
 
 from __future__ import annotations
@@ -9,52 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from games import clock, engine
-from games.engine.board import BOXES, LINES
-from games.engine.cards import VALUE
-from games.models import CHARACTERS, Game, MoveRecord, Seat
-
-LOG_LENGTH = 40
-COLOR_SYMBOLS = {"B": "●", "R": "▲", "Y": "★", "G": "■"}
-
-
-def color_label(color: str) -> str:
-    names = {"B": _("blue"), "R": _("red"), "Y": _("yellow"), "G": _("green")}
-    return names[color]
-
-
-def card_label(card: str) -> str:
-    """“blue 7”: what a screen reader says for a card."""
-    return f"{color_label(card[0])} {VALUE[card]}"
-
-
-def line_title(line: str) -> str:
-    return {
-        "first": _("First player"),
-        "discard": _("Discard"),
-        "trump": _("Trump"),
-        "super": _("Supertrump"),
-        "points": _("Points per trick"),
-    }[line]
-
-
-def box_label(line: str, box: str, names: list[str] | None = None) -> str:
-    if line == "first":
-        return names[int(box)] if names and int(box) < len(names) else str(CHARACTERS[int(box)])
-    if line == "discard":
-        return {
-            "none": _("NYET! (no discard)"),
-            "1": _("Discard 1 card"),
-            "2": _("Discard 2 cards"),
-            "except_1": _("Discard 1 card, not a 1"),
-            "pass_left": _("Pass 1 card left"),
-        }[box]
-    if line in ("trump", "super"):
-        return _("none") if box == "none" else color_label(box)
-    return box
+from accounts.models import RatingChange, User
+from accounts.models import ordinal as ordinal_rating
+from games import clock, engine, table
+from games.models import Game, Invitation, MoveRecord, Play, Seat
+from games.table import (  # noqa: F401 (the words that pages, emails and tests share)
+    COLOR_SYMBOLS,
+    box_label,
+    card_label,
+    color_label,
+    line_title,
+)
 
 
 @dataclass
@@ -66,7 +34,9 @@ class SeatInfo:
     character: str
     score: int
     user_id: int | None
+    username: str | None = None  # for the link to the profile; None for a former player
     deadline: object = None
+    paused: bool = False
     autopilot: bool = False
 
 
@@ -74,6 +44,7 @@ def seat_infos(seats: list[Seat], me) -> list[SeatInfo]:
     infos = []
     for seat in seats:
         user = seat.user
+        linked = user is not None and (user.is_active or user.is_bot)
         infos.append(
             SeatInfo(
                 position=seat.position,
@@ -83,16 +54,70 @@ def seat_infos(seats: list[Seat], me) -> list[SeatInfo]:
                 character=str(seat.character),
                 score=seat.score,
                 user_id=seat.user_id,
+                username=user.username if linked else None,
                 deadline=seat.deadline,
+                paused=seat.paused_seconds is not None and seat.acting_since is not None,
                 autopilot=seat.autopilot,
             )
         )
     return infos
 
 
-def game_page(game_id: int, user) -> dict | None:
-    """Everything the game page shows, for ``user`` (anonymous or not seated: a spectator)."""
+# --- who may see a game ---------------------------------------------------------------------
+# The one rule, for every page, fragment, answer, stream and list that shows a game: a public
+# game is anyone's to watch; a private one (open, in play or finished) is seen only by its seated
+# players, its invited players and staff. Everyone else is answered as if the game did not exist
+# (404), so that ids reveal nothing.
+
+
+def visible_games(user) -> QuerySet[Game]:
+    """The games ``user`` (anonymous or not) may see."""
+    games = Game.objects.all()
+    if not user.is_authenticated:
+        return games.filter(visibility=Game.Visibility.PUBLIC)
+    if user.is_staff:
+        return games
+    return games.filter(
+        Q(visibility=Game.Visibility.PUBLIC)
+        | Exists(Seat.objects.filter(game=OuterRef("pk"), user=user))
+        | Exists(Invitation.objects.filter(game=OuterRef("pk"), invitee=user))
+    )
+
+
+def can_view(game: Game, user, invite_code: str = "") -> bool:
+    """Whether ``user`` may see ``game`` (``visible_games``' rule, at no cost for a public game).
+
+    An open private table is also shown to whoever holds its invite code (the invite link is the
+    capability to join it); once the game has started the code shows nothing more."""
+    if game.visibility == Game.Visibility.PUBLIC:
+        return True
+    if invite_code and game.status == Game.Status.OPEN and game.invite_code_matches(invite_code):
+        return True
+    return visible_games(user).filter(pk=game.pk).exists()
+
+
+def seat_of(user, game_id: int) -> int | None:
+    """The position ``user`` holds in a game, or None."""
+    if not user.is_authenticated:
+        return None
+    return (
+        Seat.objects.filter(game_id=game_id, user=user).values_list("position", flat=True).first()
+    )
+
+
+def _visible_game(game_id: int, user, invite_code: str = "") -> Game | None:
     game = Game.objects.filter(pk=game_id).first()
+    if game is None or not can_view(game, user, invite_code):
+        return None
+    return game
+
+
+def game_page(game_id: int, user, invite_code: str = "") -> dict | None:
+    """Everything the game page shows, for ``user`` (anonymous or not seated: a spectator), in
+    a fixed number of queries: the game, its seats, this round's moves, the last trick of the
+    round before, and once the game is over its rating changes and its rematch. None when there
+    is no such game for this user (``can_view``)."""
+    game = _visible_game(game_id, user, invite_code)
     if game is None:
         return None
     seats = list(game.seats.select_related("user"))
@@ -103,158 +128,231 @@ def game_page(game_id: int, user) -> dict | None:
     context = {"game": game, "seats": infos, "me": me, "names": names, "my_seat": mine}
     if game.status == Game.Status.OPEN:
         context["can_start"] = user.is_authenticated and game.created_by_id == user.pk
+        context["bot_levels"] = User.BotLevel.choices
+        context["default_bot_level"] = User.DEFAULT_BOT_LEVEL
         return context
     seen = engine.view(engine.state_from_json(game.state), me)
-    context["seen"] = seen
-    context.update(_board(seen, names))
-    context.update(_play_area(seen, names, me))
-    context["log"] = move_log(game, names, me)
+    context.update(table_context(seen, infos, names, me, now=clock.now()))
+    finished = game.status == Game.Status.FINISHED
+    records = MoveRecord.objects.filter(game=game, round=seen["round"]).order_by("number")
+    context["log"] = [log_line(r, names, me, finished) for r in records]
+    context["summary"] = last_round_summary(game, seen, names, me)
+    if finished:
+        context.update(game_over(game, seen, infos, names))
     return context
 
 
-def _board(seen: dict, names: list[str]) -> dict:
-    covered = {(line, box): seat for seat, line, box in seen["board"]["tokens"]}
-    legal = {tuple(m["token"]) for m in seen["legal"] if "token" in m}
-    players = seen["players"]
-    lines = []
-    for line in LINES:
-        boxes = []
-        for box in BOXES[line]:
-            unused = line == "first" and int(box) >= players
-            boxes.append(
-                {
-                    "id": box,
-                    "label": box_label(line, box, names),
-                    "color": box if line in ("trump", "super") and box != "none" else "",
-                    "symbol": COLOR_SYMBOLS.get(box, "") if line in ("trump", "super") else "",
-                    "by": covered.get((line, box)),
-                    "unused": unused,
-                    "open": box in seen["board"]["open"][line] and not unused,
-                    "legal": (line, box) in legal,
-                }
-            )
-        lines.append({"id": line, "title": line_title(line), "boxes": boxes})
-    return {"board_lines": lines, "board_done": seen["terms"] is not None}
-
-
-def _play_area(seen: dict, names: list[str], me: int | None) -> dict:
-    legal_cards = {m["play"] for m in seen["legal"] if "play" in m}
-    hand = [{"card": c, "legal": c in legal_cards} for c in seen["hand"]]
+def table_context(seen: dict, infos, names: list[str], me: int | None, now=None) -> dict:
+    """The table drawn from ``seen``: a seat's view, or in the replay a spectator's."""
+    panels = table.panels(seen, infos, me)
+    for panel in panels:
+        if panel.acting and panel.deadline is not None and now is not None:
+            panel.seconds_left = max(0, int((panel.deadline - now).total_seconds()))
     trick = seen["trick"]
-    n = seen["players"]
-    current = [{"seat": (trick["leader"] + k) % n, "card": c} for k, c in enumerate(trick["cards"])]
-    previous = None
-    if seen["tricks"]:
-        last = seen["tricks"][-1]
-        previous = {
-            "winner": last["winner"],
-            "loot": last["loot"],
-            "plays": [
-                {"seat": (last["leader"] + k) % n, "card": c} for k, c in enumerate(last["cards"])
-            ],
-        }
-    team_choices = [
-        {
-            "value": ",".join(map(str, m["teams"]["team"]))
-            + "|"
-            + ("" if m["teams"]["bonus"] is None else str(m["teams"]["bonus"])),
-            "label": team_label(m["teams"]["team"], m["teams"]["bonus"], names, n),
-        }
-        for m in seen["legal"]
-        if "teams" in m
-    ]
-    discard_rule = seen["terms"]["discard"] if seen["terms"] else None
-    teams = seen["teams"]
-    team_rows = []
-    if teams:
-        for team in teams:
-            team_rows.append(
-                {
-                    "seats": team,
-                    "names": [names[s] for s in team],
-                    "tricks": sum(seen["tricks_won"][s] for s in team),
-                    "loot": sum(seen["loot_won"][s] for s in team),
-                }
-            )
+    last = table.finished_trick(seen["tricks"][-1], seen, me) if seen["tricks"] else None
     my_turn = me is not None and me in seen["to_act"]
+    discard_rule = seen["terms"]["discard"] if seen["terms"] else None
     return {
-        "hand": hand,
-        # While choosing a discard the form shows the hand; no need to show it twice.
-        "show_hand": bool(hand) and not (my_turn and seen["phase"] == "discard"),
-        "current_trick": current,
-        "previous_trick": previous,
-        "team_choices": team_choices,
-        "discard_rule": discard_rule,
-        "discard_count": {"1": 1, "2": 2, "except_1": 1}.get(discard_rule, 0),
-        "team_rows": team_rows,
+        "seen": seen,
+        "panels": panels,
+        "me_panel": next((p for p in panels if p.is_me), None),
+        "board_lines": table.board_lines(seen, names),
+        "terms": table.terms_items(seen["terms"], names) if seen["terms"] else None,
+        "hand": table.hand_cards(seen),
+        "current_trick": table.trick_plays(trick["leader"], trick["cards"], seen, me),
+        "last_trick": last,
         "my_turn": my_turn,
         "acting_names": [names[s] for s in seen["to_act"]],
-        "scorepad": scorepad(seen, n),
+        "team_form": (
+            table.team_form(seen, names) if my_turn and seen["phase"] == "teams" else None
+        ),
+        "discard_rule": discard_rule,
+        "discard_count": engine.cards_discarded(discard_rule) if discard_rule else 0,
+        "scorepad": scorepad(seen),
+        "team_rows": team_rows(seen, names),
     }
 
 
-def team_label(team: list[int], bonus: int | None, names: list[str], n: int) -> str:
-    others = [s for s in range(n) if s not in team]
-    label = _("%(team)s against %(others)s") % {
-        "team": ", ".join(names[s] for s in team),
-        "others": ", ".join(names[s] for s in others),
-    }
-    if bonus is not None and n != 3:
-        label += " — " + _("bonus card: %(name)s") % {"name": names[bonus]}
-    return label
+def team_rows(seen: dict, names: list[str]) -> list[dict]:
+    return [
+        {
+            "number": number,
+            "names": [names[s] for s in team],
+            "tricks": sum(seen["tricks_won"][s] for s in team),
+            "loot": sum(seen["loot_won"][s] for s in team),
+        }
+        for number, team in enumerate(seen["teams"] or (), start=1)
+    ]
 
 
-def scorepad(seen: dict, n: int) -> dict:
+def scorepad(seen: dict) -> dict:
     rows = [
-        {"number": k, "scores": r["scores"], "terms": r["terms"]}
+        {
+            "number": k,
+            "scores": r["scores"],
+            "points": r["terms"]["points"],
+            "trump": r["terms"]["trump"],
+            "trump_symbol": COLOR_SYMBOLS[r["terms"]["trump"]],
+            "trump_name": color_label(r["terms"]["trump"]),
+        }
         for k, r in enumerate(seen["results"], start=1)
     ]
     return {"rows": rows, "totals": seen["totals"]}
 
 
-def move_log(game: Game, names: list[str], me: int | None) -> list[str]:
-    """The last moves in words. Another seat's discard or pass shows how many cards, not which."""
-    records = list(MoveRecord.objects.filter(game=game).order_by("-number")[:LOG_LENGTH])
-    return [describe(r, names, me) for r in reversed(records)]
+def last_round_summary(game: Game, seen: dict, names: list[str], me: int | None) -> dict | None:
+    """The round that ended last, with its last trick. The view deals the next round at once,
+    so that trick is read back from the records (its cards were played in public), with the
+    winner the engine gave it. One query, run in round 1 too (it finds nothing), so that every
+    page of a game costs the same."""
+    number = len(seen["results"])
+    plays = list(
+        Play.objects.filter(trick__round__game=game, trick__round__number=number)
+        .order_by("-trick__number", "order")
+        .values_list("seat", "card", "trick__winner")[: seen["players"]]
+    )
+    if not number:
+        return None
+    winner = plays[0][2] if plays else None
+    return round_summary(
+        seen, number, names, me, [(seat, card) for seat, card, _ in plays], winner=winner
+    )
 
 
-def describe(record: MoveRecord, names: list[str], me: int | None) -> str:
-    who = names[record.seat]
-    move = record.move
-    hidden = record.seat != me
-    if "token" in move:
-        line, box = move["token"]
-        text = _("%(who)s says NYET! to %(line)s: %(box)s") % {
-            "who": who,
-            "line": line_title(line),
-            "box": box_label(line, box, names),
+def round_summary(
+    seen: dict, number: int, names, me, plays: list[tuple[int, str]], winner: int | None = None
+) -> dict:
+    """Round ``number`` of ``seen``'s results, with its last trick: ``plays``, (seat, card),
+    taken by ``winner`` (the engine says who, when the caller does not)."""
+    result = seen["results"][number - 1]
+    summary = table.round_summary(result, number, names)
+    summary["last_trick"] = None
+    if len(plays) == seen["players"]:
+        terms = result["terms"]
+        cards = [card for _, card in plays]
+        if winner is None:
+            winner = engine.trick_winner(
+                plays[0][0], cards, seen["players"], terms["trump"], terms["super"]
+            )
+        summary["last_trick"] = {
+            "winner": winner,
+            "plays": table.trick_plays(
+                plays[0][0], cards, seen, me, winner=winner, teams=result["teams"]
+            ),
         }
-    elif "teams" in move:
-        text = _("%(who)s forms the teams: %(teams)s") % {
-            "who": who,
-            "teams": team_label(move["teams"]["team"], move["teams"]["bonus"], names, len(names)),
-        }
-    elif "discard" in move:
-        count = len(move["discard"])
-        if hidden:
-            text = ngettext(
-                "%(who)s discards %(count)s card", "%(who)s discards %(count)s cards", count
-            ) % {"who": who, "count": count}
-        else:
-            text = _("%(who)s discards %(cards)s") % {
-                "who": who,
-                "cards": ", ".join(card_label(c) for c in move["discard"]),
+    return summary
+
+
+def game_over(game: Game, seen: dict, infos, names: list[str]) -> dict:
+    """Places, final totals, each person's rating before and after, and the rematch table."""
+    changes = {c.position: c for c in RatingChange.objects.filter(game=game)}
+    by_seat = {info.position: info for info in infos}
+    rows = table.ranking(seen["totals"], names, [info.autopilot for info in infos])
+    for row in rows:
+        info = by_seat[row["seat"]]
+        change = changes.get(row["seat"])
+        row["username"] = info.username
+        row["is_bot"] = info.is_bot
+        row["rating"] = None
+        if change is not None and not info.is_bot and info.username:
+            before = ordinal_rating(change.mu_before, change.sigma_before)
+            after = ordinal_rating(change.mu_after, change.sigma_after)
+            change = after - before
+            row["rating"] = {
+                "before": before,
+                "after": after,
+                "sign": "+" if change >= 0 else "−",
+                "size": abs(change),
             }
-    elif "pass" in move:
-        if hidden:
-            text = _("%(who)s passes a card") % {"who": who}
-        else:
-            text = _("%(who)s passes %(card)s") % {"who": who, "card": card_label(move["pass"])}
-    else:
-        text = _("%(who)s plays %(card)s") % {"who": who, "card": card_label(move["play"])}
-    if record.timeout:
-        text += " " + _("(timed out: a bot moved)")
-    return text
+    rematch = Game.objects.filter(rematch_of=game).order_by("pk").first()
+    return {"ranking": rows, "rematch": rematch}
+
+
+def log_line(record: MoveRecord, names: list[str], me: int | None, finished: bool) -> dict:
+    """One move, numbered as the game numbers it. Another seat's discard or pass says only
+    how many cards, until the game is over."""
+    hidden = record.seat != me and not finished
+    return {
+        "number": record.number,
+        "text": table.describe(record.move, record.seat, names, hidden),
+        "timeout": record.timeout,
+        "autopilot": record.autopilot,
+    }
+
+
+def move_log_page(game_id: int, user) -> dict | None:
+    """Every move of a game, by round (three queries: the game, its seats, its moves)."""
+    game = _visible_game(game_id, user)
+    if game is None:
+        return None
+    infos = seat_infos(list(game.seats.select_related("user")), user)
+    names = [s.name for s in infos]
+    me = next((s.position for s in infos if s.is_me), None)
+    finished = game.status == Game.Status.FINISHED
+    rounds: dict[int, list] = {}
+    for record in MoveRecord.objects.filter(game=game).order_by("number"):
+        rounds.setdefault(record.round, []).append(log_line(record, names, me, finished))
+    return {"game": game, "rounds": sorted(rounds.items()), "names": names}
+
+
+def replay_page(game_id: int, step: int | None, user) -> dict | None:
+    """A finished game after its first ``step`` moves, every hand shown: nothing is secret
+    once the game is over. None for no such game; ``unavailable`` while it is not over (the
+    replay shows nothing of a game in play). Three queries, whatever the step."""
+    game = _visible_game(game_id, user)
+    if game is None:
+        return None
+    if game.status != Game.Status.FINISHED:
+        return {"game": game, "unavailable": True}
+    infos = seat_infos(list(game.seats.select_related("user")), user)
+    names = [s.name for s in infos]
+    mine = next((s.position for s in infos if s.is_me), None)
+    records = list(
+        MoveRecord.objects.filter(game=game)
+        .order_by("number")
+        .values_list("number", "seat", "round", "move", "timeout", "autopilot", named=True)
+    )
+    total = len(records)
+    step = total if step is None else max(0, min(step, total))
+    state = engine.replay(
+        game.players,
+        game.seed,
+        game.target,
+        [engine.move_from_json(r.move) for r in records[:step]],
+    )
+    seen = engine.view(state, None)
+    context = {"game": game, "seats": infos, "names": names, "me": None, "my_seat": None}
+    context.update(table_context(seen, infos, names, mine))
+    for panel in context["panels"]:
+        panel.hand = list(state.hands[panel.position])
+        panel.choice = list(state.choices[panel.position] or ())
+    round_starts = {}
+    for index, record in enumerate(records):
+        round_starts.setdefault(record.round, index)
+    number = len(state.results)
+    summary = None
+    if number and (state.phase == engine.OVER or not state.tokens):
+        plays = [
+            (r.seat, r.move["play"])
+            for r in records[:step]
+            if r.round == number and "play" in r.move
+        ]
+        summary = round_summary(seen, number, names, mine, plays[-game.players :])
+    context.update(
+        {
+            "replay": True,
+            "step": step,
+            "total": total,
+            "move": log_line(records[step - 1], names, None, finished=True) if step else None,
+            "out_of_play": [] if state.phase == engine.OVER else list(state.out_of_play),
+            "rounds": [
+                {"number": number, "step": start, "current": number == seen["round"]}
+                for number, start in sorted(round_starts.items())
+            ],
+            "summary": summary,
+        }
+    )
+    return context
 
 
 def lobby(user) -> dict:

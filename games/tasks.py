@@ -1,10 +1,14 @@
-"""Celery tasks. Each takes ids (and the version it expects, where a game changes), is safe to
-run twice and safe to run late: it does nothing when the game has moved on. Deadlines live in
-the database; the periodic ``sweep`` finds what is due."""
+"""Celery tasks. Each takes ids (and the version it expects, where a game changes), calls the
+actions, and is safe to run twice, at once and late: it does nothing when the game has moved on.
+Deadlines live in the database; the periodic ``sweep`` finds what is due and queues these.
+Which queue each goes to: ``games.queue``."""
 
 from __future__ import annotations
 
+import time
+
 from celery import shared_task
+from django.conf import settings
 
 from games import notifications
 from games.actions import play_bot_move, play_timeout_move
@@ -14,48 +18,50 @@ from games.actions.deadlines import due
 MAX_BOT_MOVES = 1000
 
 
-@shared_task(ignore_result=True)
-def play_bots(game_id: int, version: int) -> int:
-    """Play every bot move that is due, one action (and transaction) per move, until a person
-    must act or the game ends. Returns how many moves the bots made."""
+def _repeat(move, game_id: int, version: int, pause: float = 0.0) -> tuple[int, int]:
+    """Make ``move(game_id, version)`` until it has nothing to do, ``pause`` seconds apart:
+    (moves made, last version)."""
     moves = 0
     while moves < MAX_BOT_MOVES:
-        next_version = play_bot_move(game_id, version)
+        if moves and pause:
+            time.sleep(pause)
+        next_version = move(game_id, version)
         if next_version is None:
             break
         version = next_version
         moves += 1
-    return moves
+    return moves, version
+
+
+@shared_task(ignore_result=True)
+def play_bots(game_id: int, version: int) -> int:
+    """Play every bot move that is due, one action (and transaction, and pushed version) per
+    move, until a person must act or the game ends: the bots of a table answer one after
+    another in this task, ``BOT_PAUSE_SECONDS`` apart so that a person can follow the cards.
+    Returns how many moves the bots made."""
+    return _repeat(play_bot_move, game_id, version, settings.BOT_PAUSE_SECONDS)[0]
 
 
 @shared_task(ignore_result=True)
 def play_timeouts(game_id: int, version: int) -> int:
-    """The stand-in's moves for the seats of a game whose time ran out, then any bot turns."""
-    moves = 0
-    while moves < MAX_BOT_MOVES:
-        next_version = play_timeout_move(game_id, version)
-        if next_version is None:
-            break
-        version = next_version
-        moves += 1
-    return moves
+    """The stand-in's moves for the seats of a game whose time ran out, then the bot turns that
+    follow, in this task: what the sweep finds stays on its own queue, behind no player's bot
+    reply and in front of none."""
+    timeouts, version = _repeat(play_timeout_move, game_id, version)
+    if not timeouts:
+        return 0
+    return timeouts + _repeat(play_bot_move, game_id, version, settings.BOT_PAUSE_SECONDS)[0]
 
 
-@shared_task(ignore_result=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=5)
+# The time limit ends a send stuck past every SMTP timeout well before the outbox's claim on
+# the email (notifications.CLAIM) runs out; retries are the outbox's (due_at), not Celery's.
+@shared_task(ignore_result=True, time_limit=120)
 def send_email(pending_id: int) -> bool:
-    """An email an action queued (a ``PendingEmail``); nothing when it went already."""
-    return notifications.send_pending(pending_id)
+    """One email of the outbox; nothing when it went already or is being sent."""
+    return notifications.deliver(pending_id)
 
 
 @shared_task(ignore_result=True)
 def sweep() -> dict:
-    """Every minute: queue what is due (timeouts, stalled bot turns), and send reminders,
-    "your turn" emails and vacation notices."""
+    """Every minute: queue what is due (timeouts, stalled bot turns, emails)."""
     return due()
-
-
-@shared_task(ignore_result=True)
-def daily_digest() -> int:
-    from games.actions.deadlines import send_digests
-
-    return send_digests()

@@ -1,52 +1,144 @@
-"""Thin views: parse the request, call one action or selector, render.
+"""Thin views: validate the request with a form, call one action or selector, render.
 
 Every POST works without JavaScript (the answer redirects back to the page); with HTMX
 (``request.htmx``) the answer is the game fragment, ``games/game.html#game``.
+
+A game the visitor may not see (``selectors.can_view``) is answered exactly as a game that does
+not exist: 404, or under HTMX a redirect to the lobby that says so. Requests that cost others
+something are counted (``games.limits``); over a limit the answer is 429 and nothing changes.
 """
 
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core import signing
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
-from games import actions, clock, selectors
+from accounts.models import User
+from games import actions, clock, limits, selectors, stats
 from games.actions import ActionError
-from games.models import Game
+from games.actions.deadlines import VACATION_DAYS, vacation_left
+from games.actions.errors import RateLimited
+from games.engine import PLAYER_COUNTS
+from games.forms import (
+    DEFAULT_PLAYERS,
+    CreateGameForm,
+    InviteForm,
+    JoinForm,
+    LevelForm,
+    MoveForm,
+    PositionForm,
+    VacationForm,
+    first_error,
+    new_game_choices,
+)
+from games.models import Game, Vacation
+from games.notifications import read_unsubscribe_token
 
 GAME_FRAGMENT = "games/game.html#game"
 
 
+def no_such_game(request):
+    """The answer for a game that does not exist, or that this visitor may not see."""
+    message = _("There is no such game.")
+    if request.htmx:
+        messages.error(request, message)
+        response = HttpResponseClientRedirect(reverse("lobby"))
+        response.status_code = 404
+        return response
+    raise Http404(message)
+
+
+def too_many(request, over: RateLimited, pk: int | None = None):
+    """429: the request did nothing; the message says when to try again."""
+    if pk is not None and request.htmx:
+        context = selectors.game_page(pk, request.user)
+        if context is not None:
+            context["error"] = over.message
+            response = render(request, GAME_FRAGMENT, context, status=429)
+            response["Retry-After"] = str(over.retry_after)
+            return response
+    back = reverse("game", args=[pk]) if pk is not None else reverse("lobby")
+    response = render(request, "429.html", {"message": over.message, "back": back}, status=429)
+    response["Retry-After"] = str(over.retry_after)
+    return response
+
+
+def limited(group: str):
+    """Count the request in ``games.limits``; over the limit answer 429 and do nothing."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapped(request, *args, **kwargs):
+            try:
+                limits.hit(request, group)
+            except RateLimited as over:
+                return too_many(request, over, kwargs.get("pk"))
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorator
+
+
+def page_not_found(request, exception):
+    """404: with the view's own sentence ("There is no such game.") when it gave one; never the
+    resolver's internals."""
+    message = None
+    if type(exception) is Http404 and exception.args and isinstance(exception.args[0], str):
+        message = exception.args[0]
+    return render(request, "404.html", {"message": message}, status=404)
+
+
 def lobby(request):
-    return render(request, "games/lobby.html", selectors.lobby(request.user))
+    context = selectors.lobby(request.user)
+    context.update(new_game_choices())
+    # "New game" at the end of a game comes here with its player count.
+    wanted = request.GET.get("players", "")
+    counts = {str(n): n for n in PLAYER_COUNTS}
+    context["players_wanted"] = counts.get(wanted, DEFAULT_PLAYERS)
+    return render(request, "games/lobby.html", context)
 
 
 def rules(request):
     return render(request, "games/rules.html")
 
 
+def site_stats(request):
+    return render(request, "games/stats.html", stats.site_stats())
+
+
 def game(request, pk: int):
-    context = selectors.game_page(pk, request.user)
+    """The game page. ``?invite=<code>`` shows an open private table to whoever holds its invite
+    code (the invite link's page polls this way)."""
+    code = request.GET.get("invite", "")
+    context = selectors.game_page(pk, request.user, invite_code=code)
     if context is None:
-        raise Http404(_("There is no such game."))
+        return no_such_game(request)
+    if code:
+        context["invite"] = code
     template = GAME_FRAGMENT if request.htmx else "games/game.html"
     return render(request, template, context)
 
 
 @require_GET
 def poll(request, pk: int):
-    """Tiny when nothing changed (204, one query); the fresh game fragment when it did."""
-    version = Game.objects.filter(pk=pk).values_list("version", flat=True).first()
-    if version is None:
-        raise Http404(_("There is no such game."))
-    if str(version) == request.GET.get("version"):
+    """Tiny when nothing changed (204, one query for a public game); the fresh game fragment
+    when it did. A private game also checks who asks (``selectors.can_view``)."""
+    row = Game.objects.filter(pk=pk).only("version", "visibility", "status", "invite_code").first()
+    if row is None or not selectors.can_view(row, request.user, request.GET.get("invite", "")):
+        return no_such_game(request)
+    if str(row.version) == request.GET.get("version"):
         return HttpResponse(status=204)
     return game(request, pk)
 
@@ -56,57 +148,33 @@ poll.stays_cheap = True  # it runs every few seconds: one query, the player is n
 
 def _answer(request, pk: int, error: ActionError | None = None):
     """The game fragment for HTMX, else a redirect back to the game page."""
+    if isinstance(error, RateLimited):
+        return too_many(request, error, pk)
+    context = selectors.game_page(pk, request.user)
+    if context is None:
+        return no_such_game(request)
     if request.htmx:
-        context = selectors.game_page(pk, request.user)
-        if context is None:  # the last person left an open table: it is gone
-            response = HttpResponse(status=204)
-            response["HX-Redirect"] = reverse("lobby")
-            return response
         context["error"] = error.message if error else None
         return render(request, GAME_FRAGMENT, context)
     if error:
         messages.error(request, error.message)
-    if not Game.objects.filter(pk=pk).exists():
-        return redirect("lobby")
     return redirect("game", pk=pk)
 
 
-def _version(request) -> int:
+def _refusal(request, pk: int, form=None, invite_code: str = ""):
+    """The answer when the game is not this visitor's to see, or the form is invalid; None when
+    the request may go on to its action."""
+    game_row = Game.objects.filter(pk=pk).first()
+    if game_row is None or not selectors.can_view(game_row, request.user, invite_code):
+        return no_such_game(request)
+    if form is not None and not form.is_valid():
+        return _answer(request, pk, ActionError(first_error(form), code="malformed"))
+    return None
+
+
+def _table_action(request, pk: int, action, *args, **options):
     try:
-        return int(request.POST.get("version", ""))
-    except ValueError:
-        raise ActionError(_("That move is not understood."), code="malformed") from None
-
-
-def move_from_post(post) -> dict:
-    """The engine's move (without the seat) from a move form."""
-    kind = post.get("kind")
-    try:
-        if kind == "token":
-            line, box = post["box"].split(":", 1)
-            return {"token": [line, box]}
-        if kind == "teams":
-            team, bonus = post["choice"].split("|", 1)
-            return {
-                "teams": {
-                    "team": [int(s) for s in team.split(",")],
-                    "bonus": int(bonus) if bonus else None,
-                }
-            }
-        if kind == "discard":
-            return {"discard": post.getlist("cards")}
-        if kind in ("pass", "play"):
-            return {kind: post["card"]}
-    except (KeyError, ValueError):
-        pass
-    raise ActionError(_("That move is not understood."), code="malformed")
-
-
-@require_POST
-@login_required
-def move(request, pk: int):
-    try:
-        actions.submit_move(request.user, pk, _version(request), move_from_post(request.POST))
+        action(request.user, pk, *args, **options)
     except ActionError as error:
         return _answer(request, pk, error)
     return _answer(request, pk)
@@ -114,91 +182,158 @@ def move(request, pk: int):
 
 @require_POST
 @login_required
-def create(request):
-    post = request.POST
+@limited("play")
+def move(request, pk: int):
+    form = MoveForm(request.POST)
+    if refused := _refusal(request, pk, form):
+        return refused
+    seat = None
+    if form.cleaned_data["kind"] == "teams":
+        seat = selectors.seat_of(request.user, pk)
+    return _table_action(
+        request,
+        pk,
+        actions.submit_move,
+        form.cleaned_data["version"],
+        form.move(seat),
+        round_number=form.cleaned_data["round"],
+    )
+
+
+@require_POST
+@login_required
+@limited("create")
+def rematch(request, pk: int):
+    """A new table with the same seats (see ``actions.rematch``); the player goes there."""
     try:
-        players = int(post.get("players", ""))
-        target = int(post["target"]) if post.get("target") else None
-        time_control, seconds = post.get("move_seconds", "live:300").split(":", 1)
-        move_seconds = int(seconds)
+        new = actions.rematch(request.user, pk)
+    except ActionError as error:
+        return _answer(request, pk, error)
+    if request.htmx:
+        return HttpResponseClientRedirect(reverse("game", args=[new.pk]))
+    return redirect("game", pk=new.pk)
+
+
+def replay(request, pk: int):
+    """A finished game move by move, every hand shown; ``?step=N`` is after N moves."""
+    try:
+        step = int(request.GET.get("step", "0"))
     except ValueError:
-        messages.error(request, _("Choose the number of players and the rounds from the form."))
+        step = 0
+    context = selectors.replay_page(pk, step, request.user)
+    if context is None:
+        raise Http404(_("There is no such game."))
+    template = "games/replay.html#replay" if request.htmx else "games/replay.html"
+    return render(request, template, context)
+
+
+def move_log(request, pk: int):
+    """Every move of a game, numbered, by round."""
+    context = selectors.move_log_page(pk, request.user)
+    if context is None:
+        raise Http404(_("There is no such game."))
+    return render(request, "games/log.html", context)
+
+
+@require_POST
+@login_required
+@limited("create")
+def create(request):
+    form = CreateGameForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, first_error(form))
         return redirect("lobby")
-    # the form has four other seats; create_game refuses a count out of 2-5
-    bots = [post.get(f"seat_{p}") or None for p in range(1, min(players, 5))]
     try:
-        new = actions.create_game(
-            request.user,
-            players=players,
-            bots=bots,
-            target=target,
-            time_control=time_control,
-            move_seconds=move_seconds,
-            visibility=post.get("visibility", Game.Visibility.PUBLIC),
-        )
+        new = actions.create_game(request.user, **form.options())
     except ActionError as error:
         messages.error(request, error.message)
         return redirect("lobby")
     return redirect("game", pk=new.pk)
 
 
-def _table_action(request, pk: int, action, *args):
+@require_POST
+@login_required
+@limited("play")
+def join(request, pk: int):
+    code = JoinForm(request.POST).code()
+    if refused := _refusal(request, pk, invite_code=code):
+        return refused
+    return _table_action(request, pk, actions.join_game, code)
+
+
+@require_POST
+@login_required
+@limited("play")
+def leave(request, pk: int):
+    if refused := _refusal(request, pk):
+        return refused
     try:
-        action(request.user, pk, *args)
+        actions.leave_game(request.user, pk)
     except ActionError as error:
         return _answer(request, pk, error)
+    if selectors.game_page(pk, request.user) is None:
+        # The table is gone (nobody is left at it), or private and no longer this player's to see.
+        messages.success(request, _("You have left the table."))
+        if request.htmx:
+            return HttpResponseClientRedirect(reverse("lobby"))
+        return redirect("lobby")
     return _answer(request, pk)
 
 
 @require_POST
 @login_required
-def join(request, pk: int):
-    return _table_action(request, pk, actions.join_game, request.POST.get("invite", ""))
-
-
-@require_POST
-@login_required
-def leave(request, pk: int):
-    return _table_action(request, pk, actions.leave_game)
-
-
-@require_POST
-@login_required
+@limited("play")
 def add_bot(request, pk: int):
-    return _table_action(request, pk, actions.add_bot, request.POST.get("level", ""))
+    form = LevelForm(request.POST)
+    if refused := _refusal(request, pk, form):
+        return refused
+    return _table_action(request, pk, actions.add_bot, form.cleaned_data["level"])
 
 
 @require_POST
 @login_required
+@limited("play")
 def remove_bot(request, pk: int):
-    try:
-        position = int(request.POST.get("position", ""))
-    except ValueError:
-        return _answer(request, pk, ActionError(_("There is no bot in that seat.")))
-    return _table_action(request, pk, actions.remove_bot, position)
+    form = PositionForm(request.POST)
+    if refused := _refusal(request, pk, form):
+        return refused
+    return _table_action(request, pk, actions.remove_bot, form.cleaned_data["position"])
 
 
 @require_POST
 @login_required
+@limited("play")
 def start(request, pk: int):
-    return _table_action(request, pk, actions.start_game, request.POST.get("level", "medium"))
+    form = LevelForm(request.POST, default=User.DEFAULT_BOT_LEVEL)
+    if refused := _refusal(request, pk, form):
+        return refused
+    return _table_action(request, pk, actions.start_game, form.cleaned_data["level"])
 
 
 def invite(request, code: str):
-    """The page an invite link opens: the table, with a button to join it."""
-    game_row = Game.objects.filter(invite_code=code).first()
+    """The page an invite link opens: an open table, with a button to join it. Once the game
+    has started the link shows nothing more: its players and invitees go to the game page."""
+    game_row = Game.objects.filter(invite_code=code).first() if len(code) <= 32 else None
     if game_row is None:
         raise Http404(_("This invite link is not valid."))
-    context = selectors.game_page(game_row.pk, request.user)
+    if game_row.status != Game.Status.OPEN:
+        if selectors.can_view(game_row, request.user):
+            return redirect("game", pk=game_row.pk)
+        raise Http404(_("This game has already started."))
+    context = selectors.game_page(game_row.pk, request.user, invite_code=code)
     context["invite"] = code
     return render(request, "games/game.html", context)
 
 
 @require_POST
 @login_required
+@limited("invite")
 def invite_player(request, pk: int):
+    form = InviteForm(request.POST)
+    if refused := _refusal(request, pk, form):
+        return refused
     try:
-        invitee = actions.invite_player(request.user, pk, request.POST.get("username", ""))
+        invitee = actions.invite_player(request.user, pk, form.cleaned_data["username"])
     except ActionError as error:
         return _answer(request, pk, error)
     messages.success(request, _("Invitation sent to %(name)s.") % {"name": invitee.name})
@@ -207,27 +342,26 @@ def invite_player(request, pk: int):
 
 @require_POST
 @login_required
+@limited("play")
 def come_back(request, pk: int):
+    if refused := _refusal(request, pk):
+        return refused
     return _table_action(request, pk, actions.come_back)
 
 
 @login_required
 def vacation(request):
     """Start or end a vacation: deadlines in correspondence games wait meanwhile."""
-    from games.actions.deadlines import VACATION_DAYS, vacation_left
-    from games.models import Vacation
-
     if request.method == "POST":
+        form = VacationForm(request.POST)
         try:
-            if request.POST.get("action") == "end":
+            if not form.is_valid():
+                raise ActionError(first_error(form), code="days")
+            if form.cleaned_data["action"] == "end":
                 actions.end_vacation(request.user)
                 messages.success(request, _("Welcome back: your deadlines run again."))
             else:
-                try:
-                    days = int(request.POST.get("days", ""))
-                except ValueError:
-                    days = 0
-                actions.start_vacation(request.user, days)
+                actions.start_vacation(request.user, form.cleaned_data["days"])
                 messages.success(request, _("Enjoy your vacation."))
         except ActionError as error:
             messages.error(request, error.message)
@@ -245,11 +379,6 @@ def vacation(request):
 def unsubscribe(request, token: str):
     """Turn one kind of email off, from the link in an email: no login needed, the signed token
     says who and what. GET shows a button; POST (that button, or the mail client) does it."""
-    from django.core import signing
-
-    from accounts.models import User
-    from games.notifications import read_unsubscribe_token
-
     try:
         user_id, preference = read_unsubscribe_token(token)
         user = User.objects.get(pk=user_id)

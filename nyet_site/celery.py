@@ -14,6 +14,17 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nyet_site.settings")
 app = Celery("nyet_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+if app.conf.broker_url.startswith("sqla+"):
+    # The embedded broker (a SQLite file) is read by polling, every second by default: a bot's
+    # reply would wait for it (benchmarks/live_push.py). A tenth of a second costs one small
+    # query each time. Set on the class because kombu hands a `polling_interval` transport
+    # option on to SQLAlchemy's create_engine, which refuses it.
+    from kombu.transport import sqlalchemy
+
+    sqlalchemy.Transport.polling_interval = 0.1
+# One log line per task: nyet_site/observability.py connects to Celery's task signals.
+import nyet_site.observability  # noqa: E402, F401
+
 logger = get_task_logger(__name__)
 
 

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
-from celery.schedules import crontab
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -25,6 +25,19 @@ def env_bool(name: str, default: bool) -> bool:
     if value in {"0", "false", "no", "off"}:
         return False
     raise ImproperlyConfigured(f"{name} must be true or false, not {value!r}.")
+
+
+def env_number(name: str, default: float, kind=int, minimum: float = 1):
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        number = kind(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, not {value!r}.") from None
+    if number < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {value!r}.")
+    return number
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -65,8 +78,12 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "nyet_site.observability.RequestLogMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # Before anything reads the session or a form: no NUL byte, no over-long value goes further.
+    "nyet_site.input_guard.InputGuardMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -109,6 +126,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite ignores select_for_update: taking the write lock when a transaction begins keeps
     # moves one at a time when the site and the worker write at once.
     DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+else:
+    # PostgreSQL: each process holds at most DATABASE_POOL_SIZE connections, whatever its server
+    # does with threads (persistent connections, one per thread, ran a busy development server
+    # out of connections). A request waits up to DATABASE_POOL_TIMEOUT seconds for a free one and
+    # gives it back when it ends. A pool takes no persistent connections of Django's own.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": env_number("DATABASE_POOL_SIZE", 10),
+        "timeout": env_number("DATABASE_POOL_TIMEOUT", 30.0, float),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -128,7 +156,20 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"  # filled by collectstatic, for production
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")  # collectstatic
+# WhiteNoise serves the static files from the web processes: in production compressed, under
+# names that change with their content (so browsers may keep them a year), from STATIC_ROOT
+# (`make build` runs collectstatic); in development from the source folders.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if PRODUCTION
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+if PRODUCTION:  # in development the site serves its own (nyet_site/asgi.py)
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 # Celery reads every CELERY_* setting here (nyet_site/celery.py). Tasks go through a broker to a
 # worker (`make run` starts one). With no broker configured, the broker is a SQLite file next to
@@ -142,29 +183,46 @@ CELERY_BROKER_URL = (
 )
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
-# A broker that cannot be reached must not hold up a move: publishing fails fast, the failure is
-# logged, and the sweep below queues the stalled work again.
+# A broker that cannot be reached must not hold up a move: publishing gives up after half a
+# second, the failure is logged (games.queue, which then stops trying for a few seconds), and
+# the sweep queues the stalled work again.
 CELERY_TASK_PUBLISH_RETRY = False
-CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_CONNECTION_TIMEOUT = 0.5
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):  # SQLAlchemy takes no such options
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
-# A plain beat schedule, not django-celery-beat: the site has two fixed periodic jobs and no
-# need to edit schedules at run time. Deadlines live in the database; the sweep finds what is due.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 0.5, "socket_timeout": 2}
+# One queue per kind of work (games.queue), so that a slow mail server or a heap of work found
+# by the sweep never delays a bot's reply to a player: production runs a worker for `play`
+# apart from the others (Procfile).
+CELERY_TASK_DEFAULT_QUEUE = "play"
+CELERY_TASK_ROUTES = {
+    "games.tasks.play_bots": {"queue": "play"},
+    "games.tasks.play_timeouts": {"queue": "catchup"},
+    "games.tasks.send_email": {"queue": "email"},
+    "games.tasks.sweep": {"queue": "sweep"},
+}
+CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-task leaves its task to another
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A plain beat schedule, not django-celery-beat: one fixed periodic job, nothing to edit at run
+# time. Deadlines (and each player's 07:00 digest) live in the database; the sweep finds them.
 CELERY_BEAT_SCHEDULE = {
     "sweep": {"task": "games.tasks.sweep", "schedule": 60.0},
-    "daily-digest": {
-        "task": "games.tasks.daily_digest",
-        "schedule": crontab(hour=7, minute=0),
-    },
 }
 
 LOGIN_REDIRECT_URL = "lobby"
+
+# Between two bot moves in a row, so that a person can follow the cards (0 in the tests).
+BOT_PAUSE_SECONDS = float(os.environ.get("BOT_PAUSE_SECONDS", "0.6"))
 
 # The Hard bot's time budget per move, in seconds (it stops sooner once it has searched its deals).
 HARD_BOT_SECONDS = float(os.environ.get("HARD_BOT_SECONDS", "0.5"))
 
 # Email: printed to the console in development; SMTP when EMAIL_HOST is set.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+if PRODUCTION and not (
+    SITE_URL.startswith("https://") and "127.0.0.1" not in SITE_URL and "localhost" not in SITE_URL
+):
+    # Every email's links and its one-click unsubscribe (RFC 8058: HTTPS only) use it.
+    raise ImproperlyConfigured("NYET_ENV=production needs SITE_URL, the site's https:// address.")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Nyet! online <nyet@localhost>")
 if os.environ.get("EMAIL_HOST"):
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
@@ -197,13 +255,109 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Nyet!] "
 ACCOUNT_USER_DISPLAY = "accounts.models.user_display"
 # Where allauth sends a player after logging out (after logging in: LOGIN_REDIRECT_URL).
 ACCOUNT_LOGOUT_REDIRECT_URL = "lobby"
+# Redis, when set: the broker (unless CELERY_BROKER_URL says otherwise), the cache, and the
+# pub/sub that pushes each move to the open game pages at once (games/live.py). Without it the
+# pages hear of moves by reading the database a few times a second.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+
+# allauth's limits, per address ("ip") and per login name or email ("key"), counted in the
+# default cache. A failed login counts against the name *from that address* (accounts.adapter):
+# nobody can lock a player out from elsewhere. The others are allauth's defaults, or stricter
+# where an attempt sends someone an email.
+ACCOUNT_RATE_LIMITS = {
+    "login": "30/m/ip",
+    "login_failed": "10/m/ip,5/5m/key",
+    "signup": "5/m/ip,30/h/ip",
+    "reset_password": "5/m/ip,30/h/ip,5/h/key",
+    "reset_password_from_key": "20/m/ip",
+}
+# The visitor's address, for allauth's limits and the site's own (games/limits.py) alike: the
+# connection's, or behind N trusted reverse proxies the Nth address from the right of
+# X-Forwarded-For.
+ALLAUTH_TRUSTED_PROXY_COUNT = env_number("TRUSTED_PROXY_COUNT", 0, minimum=0)
+# The site's own limits (games/limits.py, django-ratelimit, which is used as a library: its app
+# only adds checks that count a cache without Redis as an error). Off only where tests say so.
+RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", default=True)
 # allauth's own rate limits (the defaults of ACCOUNT_RATE_LIMITS) guard login, sign-up and
 # password reset. They count in the cache, which every web process must share in production:
-# Redis when REDIS_URL is set.
+# Redis when REDIS_URL is set, with this process's memory standing in while Redis is away
+# (nyet_site/cache.py), so that a cache outage never stops a login.
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "nyet_site.cache.ResilientRedisCache",
             "LOCATION": os.environ["REDIS_URL"],
+            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
         }
     }
+
+# --- Production: HTTPS, logging, error reports ---------------------------------------------------
+# The site sits behind a proxy or load balancer that ends TLS and says so in X-Forwarded-Proto
+# (BEHIND_PROXY=false when it serves HTTPS itself).
+if env_bool("BEHIND_PROXY", default=PRODUCTION):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = PRODUCTION
+SECURE_REDIRECT_EXEMPT = [r"^healthz/$"]  # load balancers check over plain HTTP
+SECURE_HSTS_SECONDS = 365 * 24 * 3600 if PRODUCTION else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = PRODUCTION
+SECURE_HSTS_PRELOAD = PRODUCTION
+SECURE_REFERRER_POLICY = "same-origin"
+# Only the site's own files run or style a page: no inline script, style or event handler, no
+# eval (htmx's allowEval is off in base.html), nothing from another origin. On in development
+# too, so that the browser tests meet the policy production sends.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+SESSION_COOKIE_SECURE = PRODUCTION
+CSRF_COOKIE_SECURE = PRODUCTION
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+if PRODUCTION:
+    CSRF_TRUSTED_ORIGINS = [SITE_URL.rstrip("/")]
+
+# One line per request and per task on stdout (nyet_site/observability.py), for the platform's
+# log collector; errors with their traceback.
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "line": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+    },
+    "handlers": {
+        "stdout": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": "line",
+        },
+    },
+    "root": {"handlers": ["stdout"], "level": "WARNING"},
+    "loggers": {
+        "nyet": {"level": LOG_LEVEL},
+        "games": {"level": LOG_LEVEL},
+        "accounts": {"level": LOG_LEVEL},
+        "nyet_site": {"level": LOG_LEVEL},
+        "django": {"level": "WARNING"},
+    },
+}
+
+# Error reports, when SENTRY_DSN is set: exceptions of the web processes and the workers.
+if os.environ.get("SENTRY_DSN"):
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=os.environ["SENTRY_DSN"],
+        environment=NYET_ENV,
+        send_default_pii=False,
+        traces_sample_rate=0.0,
+    )

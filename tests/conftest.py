@@ -4,6 +4,9 @@ On the default SQLite database they are deselected (reported as deselected, not 
 ``.ci/run`` runs the suite again with DATABASE_URL pointing at PostgreSQL, where they run.
 """
 
+import os
+from pathlib import Path
+
 import pytest
 
 
@@ -25,3 +28,37 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture
 def on_postgres(settings):
     assert "postgresql" in settings.DATABASES["default"]["ENGINE"]
+
+
+@pytest.fixture(autouse=True)
+def broker_presumed_up():
+    """``games.queue`` stops trying a broker that failed for a few seconds: each test starts
+    with the broker presumed up."""
+    from games import queue
+
+    queue.broker_back()
+    yield
+    queue.broker_back()
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    """Rate limits count in the cache: each test starts with none counted."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """SQLite tests use a database file, not memory: the browser tests' live server and the test
+    itself then wait for each other's writes (the settings' busy timeout) instead of failing at
+    once on a locked table, as a shared in-memory database does. PostgreSQL is unchanged."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        folder = Path("/dev/shm") if Path("/dev/shm").is_dir() else tmp_path_factory.mktemp("db")
+        database.setdefault("TEST", {})["NAME"] = str(folder / f"nyet-test-{os.getpid()}.sqlite3")

@@ -2,6 +2,7 @@
 broker by default; the tests themselves run tasks in-process."""
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -9,13 +10,14 @@ import time
 from pathlib import Path
 
 from nyet_site import celery_app
+from tests.test_production import free_port
 from tests.test_settings import OUR_VARIABLES, settings_with
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 
 
 def procfile() -> dict[str, str]:
-    lines = (PROJECT_DIR / "Procfile").read_text().splitlines()
+    lines = (PROJECT_DIR / "Procfile.dev").read_text().splitlines()
     return dict(line.split(": ", 1) for line in lines if line.strip())
 
 
@@ -56,9 +58,11 @@ def test_the_procfile_serves_the_site_and_runs_a_worker():
 
     assert set(processes) == {"web", "worker", "beat"}
     assert "celery -A nyet_site beat" in processes["beat"]
-    assert "manage.py runserver 127.0.0.1:8000" in processes["web"]
-    # One task at a time: SQLite takes one writer at a time.
+    # An ASGI server: open game pages wait for their events without holding a thread each.
+    assert "uvicorn nyet_site.asgi:application --host 127.0.0.1 --port 8000" in processes["web"]
+    # One task at a time: SQLite takes one writer at a time. Every queue: one worker does all.
     assert "celery -A nyet_site worker --pool=solo" in processes["worker"]
+    assert "--queues=play,catchup,email,sweep" in processes["worker"]
 
 
 def test_the_procfile_worker_runs_tasks_sent_through_a_sqlite_broker(tmp_path):
@@ -101,3 +105,42 @@ def test_the_procfile_worker_runs_tasks_sent_through_a_sqlite_broker(tmp_path):
         if worker.poll() is None:
             os.killpg(worker.pid, signal.SIGKILL)
             worker.wait()
+
+
+def test_the_procfile_web_process_serves_pages_events_and_static_files(tmp_path):
+    import urllib.request
+
+    env = {k: v for k, v in os.environ.items() if k not in OUR_VARIABLES}
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=PROJECT_DIR, env=env, check=True
+    )
+    # as `make run` starts it, less the reloading (a test changes no code)
+    port = free_port()
+    command = re.sub(r" --reload(-dir \S+)?", "", procfile()["web"].replace("8000", str(port)))
+    log = tmp_path / "web.log"
+    with log.open("w") as out:
+        web = subprocess.Popen(
+            command,
+            shell=True,
+            cwd=PROJECT_DIR,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        # uvicorn says "startup complete" before it binds the port; "running on" comes after
+        wait_for(log, "Uvicorn running on", seconds=60)
+        base = f"http://127.0.0.1:{port}"
+        with urllib.request.urlopen(f"{base}/") as page:
+            assert page.status == 200 and b"Nyet!" in page.read()
+        with urllib.request.urlopen(f"{base}/static/css/site.css") as css:
+            assert css.status == 200 and css.headers["Content-Type"].startswith("text/css")
+        os.killpg(web.pid, signal.SIGTERM)  # what honcho sends on Ctrl-C
+        web.wait(timeout=30)
+        wait_until_gone(web.pid, seconds=30)
+    finally:
+        if web.poll() is None:
+            os.killpg(web.pid, signal.SIGKILL)
+            web.wait()

@@ -22,6 +22,11 @@ OUR_VARIABLES = {
     "CELERY_TASK_ALWAYS_EAGER",
     "EMAIL_HOST",
     "EMAIL_TIMEOUT",
+    "SITE_URL",
+    "DATABASE_POOL_SIZE",
+    "DATABASE_POOL_TIMEOUT",
+    "TRUSTED_PROXY_COUNT",
+    "RATELIMIT_ENABLE",
 }
 PRINT_SETTINGS = """
 import json
@@ -111,12 +116,25 @@ def test_production_starts_with_a_real_key_and_debug_off(debug):
     loaded = settings_with(
         NYET_ENV="production",
         SECRET_KEY=REAL_KEY,
+        SITE_URL="https://nyet.example.org",
         DEBUG=debug,
         ALLOWED_HOSTS="nyet.example.org, www.nyet.example.org",
     )
 
     assert loaded["DEBUG"] is False
     assert loaded["ALLOWED_HOSTS"] == ["nyet.example.org", "www.nyet.example.org"]
+
+
+@pytest.mark.parametrize(
+    "site_url",
+    [None, "http://nyet.example.org", "https://127.0.0.1:8000", "https://localhost"],
+    ids=["default", "http", "loopback", "localhost"],
+)
+def test_production_refuses_a_site_url_that_emails_cannot_link_to(site_url):
+    env = {"NYET_ENV": "production", "SECRET_KEY": REAL_KEY, "DEBUG": "false"}
+    if site_url:
+        env["SITE_URL"] = site_url
+    assert "SITE_URL" in refusal_with(**env)
 
 
 def test_an_unknown_environment_is_refused():
@@ -168,3 +186,34 @@ def test_smtp_comes_with_a_timeout():
 
     assert loaded["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
     assert loaded["EMAIL_TIMEOUT"] == 10, "a hanging mail server must not hold a worker"
+
+
+def database_settings(**env: str) -> dict:
+    environ = {k: v for k, v in os.environ.items() if k not in OUR_VARIABLES}
+    environ.update(DJANGO_SETTINGS_MODULE="nyet_site.settings", **env)
+    code = (
+        "import json, django; django.setup(); from django.conf import settings;"
+        " d = settings.DATABASES['default'];"
+        " print(json.dumps({'age': d['CONN_MAX_AGE'], 'options': d['OPTIONS']}))"
+    )
+    process = subprocess.run(
+        [sys.executable, "-c", code], cwd=PROJECT_DIR, env=environ, capture_output=True, text=True
+    )
+    assert process.returncode == 0, process.stderr
+    return json.loads(process.stdout)
+
+
+def test_postgresql_connections_go_through_a_bounded_pool():
+    loaded = database_settings(DATABASE_URL="postgresql://nyet@db.example/nyet")
+    assert loaded["age"] == 0  # a pool takes no persistent connections of Django's own
+    assert loaded["options"]["pool"]["max_size"] == 10
+    loaded = database_settings(
+        DATABASE_URL="postgresql://nyet@db.example/nyet", DATABASE_POOL_SIZE="4"
+    )
+    assert loaded["options"]["pool"]["max_size"] == 4
+    assert "pool" not in database_settings()["options"]  # SQLite: as it was
+
+
+def test_a_pool_size_must_be_a_number():
+    message = refusal_with(DATABASE_URL="postgresql://nyet@db.example/nyet", DATABASE_POOL_SIZE="x")
+    assert "DATABASE_POOL_SIZE must be a number" in message

@@ -15,6 +15,7 @@ from .lobby import (
     join_game,
     leave_game,
     release_seats,
+    rematch,
     remove_bot,
     start_game,
 )
@@ -33,6 +34,7 @@ __all__ = [
     "play_bot_move",
     "play_timeout_move",
     "release_seats",
+    "rematch",
     "remove_bot",
     "start_game",
     "start_vacation",

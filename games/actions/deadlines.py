@@ -1,4 +1,12 @@
-"""Time: what the periodic sweep finds due, and vacations that pause correspondence deadlines."""
+"""Time: what the periodic sweep finds due, and vacations that pause correspondence deadlines.
+
+The sweep only finds what is due and hands it to small idempotent tasks; it never moves for a
+player nor sends an email itself, so it stays quick whatever is due, and slow work (a mail
+server, a bot's search) happens in the workers of its own queue (``games.queue``). Each thing
+it queues is marked in the database in the same transaction, so the next sweep does not queue
+it again while its task is on the way; a task that was lost is queued again after a while, and
+one that keeps failing is retried less and less often, then given up (logged once).
+"""
 
 from __future__ import annotations
 
@@ -12,14 +20,19 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games import clock, notifications
 from games.models import Game, PendingEmail, Seat, Vacation
+from games.queue import publish_on_commit
 
 from .errors import ActionError
+from .notify import SEND_TASK, queue_emails
 from .turns import start_clock
 
 log = logging.getLogger(__name__)
 
 STALLED_BOT = timedelta(seconds=30)  # a bot turn not played by then was lost on the way
-STALLED_EMAIL = timedelta(minutes=2)  # a queued email not sent by then had its task lost
+# A game's catch-up task queued again after these waits, if the game still has not moved;
+# then given up.
+CATCHUP_RETRY = tuple(timedelta(minutes=m) for m in (5, 10, 20, 40, 60, 60))
+LOST_EMAIL = timedelta(minutes=5)  # an email queued this long ago and not sent: its task was lost
 STALE_EMAIL = timedelta(days=1)  # too late to be of use: given up
 QUIET = timedelta(minutes=5)  # "your turn" waits until the player has been away this long
 VACATION_DAYS = 14  # a year
@@ -27,67 +40,85 @@ VACATION_WARNING = timedelta(days=1)
 
 
 def due(now=None) -> dict:
-    """Everything the sweep does at ``now``; returns how many of each it found."""
+    """Everything the sweep queues at ``now``; returns how many of each it found."""
     now = now or clock.now()
     done = {
-        "timeouts": _queue_timeouts(now),
-        "stalled": _queue_stalled_bots(now),
-        "emails_caught_up": _send_pending(now),
-        "reminders": _send_reminders(now),
-        "your_turn": _send_your_turn(now),
+        **_queue_catchup(now),
+        "emails_requeued": _requeue_emails(now),
+        "reminders": _queue_reminders(now),
+        "your_turn": _queue_your_turn(now),
+        "digests": _queue_digests(now),
         "vacations_ended": _end_vacations(now),
         "vacations_warned": _warn_vacations(now),
     }
     return done
 
 
-def _queue(task, game_ids_and_versions) -> int:
-    count = 0
-    for game_id, version in game_ids_and_versions:
-        try:
-            task.delay(game_id, version)
-            count += 1
-        except Exception:  # the broker is down: the next sweep tries again
-            log.exception("could not queue %s for game %s", task.name, game_id)
-    return count
+def _catchup_may_queue(now) -> Q:
+    """Never queued since the game last moved, or queued long enough ago to try again."""
+    may = Q(catchup_queued_at__isnull=True)
+    for attempts, wait in enumerate(CATCHUP_RETRY, start=1):
+        may |= Q(catchup_attempts=attempts, catchup_queued_at__lte=now - wait)
+    return may
 
 
-def _queue_timeouts(now) -> int:
-    from games.tasks import play_timeouts
-
-    games = (
-        Game.objects.filter(status=Game.Status.ACTIVE, seats__deadline__lte=now)
-        .values_list("pk", "version")
-        .distinct()
-    )
-    return _queue(play_timeouts, games)
-
-
-def _queue_stalled_bots(now) -> int:
-    from games.tasks import play_bots
-
-    bot_turn = Q(seats__user__bot_level__gt="") | Q(seats__autopilot=True)
-    games = (
-        Game.objects.filter(
-            bot_turn, status=Game.Status.ACTIVE, seats__acting_since__lte=now - STALLED_BOT
+def _queue_catchup(now) -> dict:
+    """Games with a seat out of time (the stand-in moves for it) or a bot turn nobody played
+    (its task was lost): one task each, on the catch-up queue. The due seats are found by their
+    indexes first, so that the sweep reads only what is due however many games are in play."""
+    seats = Seat.objects.order_by()
+    timed_out = set(seats.filter(deadline__lte=now).values_list("game_id", flat=True))
+    stalled_since = now - STALLED_BOT
+    bots = list(User.objects.exclude(bot_level="").values_list("pk", flat=True))
+    stalled = set(
+        seats.filter(user__in=bots, acting_since__lte=stalled_since).values_list(
+            "game_id", flat=True
         )
-        .values_list("pk", "version")
-        .distinct()
+    ) | set(
+        seats.filter(autopilot=True, acting_since__lte=stalled_since).values_list(
+            "game_id", flat=True
+        )
     )
-    return _queue(play_bots, games)
+    given_up = len(CATCHUP_RETRY)
+    with transaction.atomic():
+        games = list(
+            Game.objects.select_for_update(skip_locked=True)  # a game moving now is not due
+            .filter(pk__in=timed_out | stalled, status=Game.Status.ACTIVE)
+            .filter(_catchup_may_queue(now) | Q(catchup_attempts=given_up))
+            .values_list("pk", "version", "catchup_attempts")
+        )
+        lost = [pk for pk, _, attempts in games if attempts >= given_up]
+        for pk in lost:
+            log.error("gave up on catching up game %s: its tasks keep failing", pk)
+        Game.objects.filter(pk__in=lost).update(catchup_attempts=given_up + 1)
+        queued = [(pk, version) for pk, version, attempts in games if attempts < given_up]
+        Game.objects.filter(pk__in=[pk for pk, _ in queued]).update(
+            catchup_queued_at=now, catchup_attempts=F("catchup_attempts") + 1
+        )
+        for pk, version in queued:
+            task = "games.tasks.play_timeouts" if pk in timed_out else "games.tasks.play_bots"
+            publish_on_commit(task, pk, version, queue="catchup")
+    timeouts = sum(1 for pk, _ in queued if pk in timed_out)
+    return {"timeouts": timeouts, "stalled": len(queued) - timeouts}
 
 
-def _send_pending(now) -> int:
-    """The emails that actions queued but no task sent (the broker was down)."""
+def _requeue_emails(now) -> int:
+    """Outbox emails due whose task was lost, or due again after a failure."""
     for pending in PendingEmail.objects.filter(created_at__lte=now - STALE_EMAIL):
-        log.error("gave up on the email %s", pending)
+        log.error("gave up on the email %s: too late", pending)
         pending.delete()
-    sent = 0
-    for pk in PendingEmail.objects.filter(created_at__lte=now - STALLED_EMAIL).values_list(
-        "pk", flat=True
-    ):
-        sent += bool(_safely(notifications.send_pending, pk, now))
-    return sent
+    with transaction.atomic():
+        ids = list(
+            PendingEmail.objects.select_for_update(skip_locked=True)
+            .filter(due_at__lte=now)
+            .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lte=now))
+            .filter(Q(queued_at__isnull=True) | Q(queued_at__lte=now - LOST_EMAIL))
+            .values_list("pk", flat=True)
+        )
+        PendingEmail.objects.filter(pk__in=ids).update(queued_at=now)
+        for pk in ids:
+            publish_on_commit(SEND_TASK, pk, queue="email")
+    return len(ids)
 
 
 def _away():
@@ -95,18 +126,26 @@ def _away():
     return Exists(Vacation.objects.filter(user=OuterRef("user"), ended_at__isnull=True))
 
 
-def _safely(send, *args) -> bool | None:
-    """Whether ``send(*args)`` sent its email; None when it failed (the mail server is down):
-    one bad email must not stop the others, and what was not sent is tried again next time."""
-    try:
-        return send(*args)
-    except Exception:
-        log.exception("could not send %s%r", send.__name__, args[:-1])
-        return None
+def _queue_turn_emails(kind: str, seats, mark: dict, now) -> int:
+    """One ``kind`` email per seat of ``seats`` (a query of due seats), marking each seat with
+    ``mark`` so that the next sweep does not find it again."""
+    with transaction.atomic():
+        rows = list(
+            seats.select_for_update(skip_locked=True, of=("self",)).values_list(
+                "pk", "game_id", "position", "acting_since"
+            )
+        )
+        Seat.objects.filter(pk__in=[row[0] for row in rows]).update(**mark)
+        return queue_emails(
+            (
+                (kind, [game_id, position, notifications.turn_key(game_id, position, since)])
+                for _, game_id, position, since in rows
+            ),
+            now,
+        )
 
 
-def _send_reminders(now) -> int:
-    sent = 0
+def _queue_reminders(now) -> int:
     seats = (
         Seat.objects.filter(
             game__status=Game.Status.ACTIVE, reminder_due__lte=now, deadline__gt=now
@@ -114,25 +153,19 @@ def _send_reminders(now) -> int:
         .exclude(_away())
         # at a live table the player who is on the site sees the clock: no email for that
         .exclude(game__time_control=Game.TimeControl.LIVE, user__last_seen__gt=now - QUIET)
-        .values_list("pk", "game_id", "position", "acting_since")
     )
-    for pk, game_id, position, acting_since in seats:
-        key = f"{game_id}/{position}/{acting_since.isoformat()}"
-        result = _safely(notifications.game_email, "reminder", game_id, position, key, now)
-        if result is not None:
-            sent += result
-            Seat.objects.filter(pk=pk).update(reminder_due=None)
-    return sent
+    return _queue_turn_emails("reminder", seats, {"reminder_due": None}, now)
 
 
-def _send_your_turn(now) -> int:
+def _queue_your_turn(now) -> int:
     """A person whose turn it is, who has been away a few minutes and has not been emailed
-    about this game since their last visit, gets one email."""
-    sent = 0
+    about this game since their last visit, gets one email (not for a turn already out of
+    time: the stand-in moves for it, and that is the email they get)."""
     seats = (
         Seat.objects.filter(
             game__status=Game.Status.ACTIVE,
             acting_since__lte=now - QUIET,
+            deadline__gt=now,
             autopilot=False,
             user__bot_level="",
             user__email_turn=User.TurnEmail.AT_ONCE,
@@ -140,49 +173,32 @@ def _send_your_turn(now) -> int:
         .filter(Q(user__last_seen__isnull=True) | Q(user__last_seen__lte=now - QUIET))
         .filter(Q(turn_emailed_at__isnull=True) | Q(turn_emailed_at__lt=F("user__last_seen")))
         .exclude(_away())
-        .values_list("pk", "game_id", "position", "acting_since")
     )
-    for pk, game_id, position, acting_since in seats:
-        key = f"{game_id}/{position}/{acting_since.isoformat()}"
-        result = _safely(notifications.game_email, "your_turn", game_id, position, key, now)
-        if result is not None:
-            sent += result
-            Seat.objects.filter(pk=pk).update(turn_emailed_at=now)
-    return sent
+    return _queue_turn_emails("your_turn", seats, {"turn_emailed_at": now}, now)
 
 
-def send_digests(now=None) -> int:
-    """Once a day: one email per player who chose the digest, listing the games waiting for
-    them."""
-    now = now or clock.now()
-    sent = 0
-    waiting = (
-        Seat.objects.filter(
-            game__status=Game.Status.ACTIVE,
-            acting_since__isnull=False,
-            autopilot=False,
-            user__email_turn=User.TurnEmail.DAILY,
+def _queue_digests(now) -> int:
+    """The daily digest, at 07:00 in each player's time zone (the email lists the games that
+    wait for them when it is sent, and is not sent when none does)."""
+    daily = User.objects.filter(email_turn=User.TurnEmail.DAILY, is_active=True, bot_level="")
+    unscheduled = list(daily.filter(next_digest_at__isnull=True).only("pk", "time_zone"))
+    for user in unscheduled:
+        user.next_digest_at = notifications.next_digest_at(user, now)
+    User.objects.bulk_update(unscheduled, ["next_digest_at"])
+    with transaction.atomic():
+        users = list(
+            daily.select_for_update(skip_locked=True)
+            .filter(next_digest_at__lte=now)
+            .only("pk", "time_zone", "next_digest_at")
         )
-        .exclude(_away())
-        .select_related("user", "game")
-        .order_by("user_id", "deadline")
-    )
-    by_user: dict[int, list[Seat]] = {}
-    for seat in waiting:
-        by_user.setdefault(seat.user_id, []).append(seat)
-    for seats in by_user.values():
-        user = seats[0].user
-        games = [
-            {
-                "game": s.game,
-                "deadline": s.deadline,
-                "url": notifications.site_url(f"/games/{s.game_id}/"),
-            }
-            for s in seats
-        ]
-        key = now.date().isoformat()
-        sent += bool(_safely(notifications.send, user, "digest", key, {"games": games}, now))
-    return sent
+        emails = []
+        for user in users:
+            # named after the day it is for, in the player's zone: one digest a day at most
+            day = user.next_digest_at.astimezone(notifications.player_zone(user)).date()
+            emails.append(("digest", [user.pk, day.isoformat()]))
+            user.next_digest_at = notifications.next_digest_at(user, now)
+        User.objects.bulk_update(users, ["next_digest_at"])
+        return queue_emails(emails, now)
 
 
 # --- vacations ----------------------------------------------------------------------------------
@@ -262,14 +278,16 @@ def _end_vacations(now) -> int:
 
 
 def _warn_vacations(now) -> int:
-    sent = 0
-    ending = Vacation.objects.filter(
-        ended_at__isnull=True, ends_at__lte=now + VACATION_WARNING, ends_at__gt=now
-    ).select_related("user")
-    for vacation in ending:
-        context = {"ends_at": vacation.ends_at}
-        key = str(vacation.pk)
-        sent += bool(
-            _safely(notifications.send, vacation.user, "vacation_ending", key, context, now)
+    with transaction.atomic():
+        ending = list(
+            Vacation.objects.select_for_update(skip_locked=True)
+            .filter(
+                ended_at__isnull=True,
+                warned_at__isnull=True,
+                ends_at__lte=now + VACATION_WARNING,
+                ends_at__gt=now,
+            )
+            .values_list("pk", flat=True)
         )
-    return sent
+        Vacation.objects.filter(pk__in=ending).update(warned_at=now)
+        return queue_emails((("vacation_ending", [pk]) for pk in ending), now)

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from datetime import timedelta
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User, bot_user
 from games import clock
+from games.bots import STAND_IN
 from games.engine import new_game, state_from_json, state_to_json
-from games.models import Game, Round, Seat
+from games.live import announce_on_commit
+from games.models import Game, Invitation, Round, Seat
 
-from .errors import ActionError
+from .errors import ActionError, RateLimited, quote, retry_message
 from .notify import email_on_commit, notify_people_on_commit
 from .turns import after_commit, sync_acting
 
@@ -23,6 +26,11 @@ TIME_CONTROLS = {
     Game.TimeControl.CORRESPONDENCE: tuple(d * 24 * 3600 for d in (1, 2, 3, 7)),
 }
 MAX_TARGET = 1000
+# Invitations one player may send in a day (counted in the database): to anyone, and to one
+# person. An invitation is an email in someone else's inbox.
+INVITATIONS_A_DAY = 30
+INVITATIONS_A_DAY_TO_ONE = 3
+DAY = timedelta(days=1)
 
 
 def _person(user) -> User:
@@ -51,7 +59,9 @@ def _lock_own_open_game(user, game_id: int) -> Game:
 
 def _check_level(level: str) -> str:
     if level not in BOT_LEVELS:
-        raise ActionError(_("There is no bot level “%(level)s”.") % {"level": level}, code="level")
+        raise ActionError(
+            _("There is no bot level “%(level)s”.") % {"level": quote(level)}, code="level"
+        )
     return level
 
 
@@ -114,8 +124,10 @@ def join_game(user, game_id: int, invite_code: str = "", now=None) -> Game:
     _person(user)
     with transaction.atomic():
         game = _lock_open_game(game_id)
-        if game.visibility == Game.Visibility.PRIVATE and not secrets.compare_digest(
-            invite_code, game.invite_code
+        if (
+            game.visibility == Game.Visibility.PRIVATE
+            and not game.invite_code_matches(invite_code)
+            and not game.invitations.filter(invitee=user).exists()
         ):
             raise ActionError(_("This table is private: join it with its invite link."), "private")
         seats = list(game.seats.all())
@@ -197,6 +209,7 @@ def _bump(game: Game, start: bool = False, now=None, actor=None) -> None:
         return
     game.version += 1
     game.save(update_fields=["version"])
+    announce_on_commit(game)
 
 
 def _start(game: Game, now=None, actor=None) -> None:
@@ -208,6 +221,7 @@ def _start(game: Game, now=None, actor=None) -> None:
     game.started_at = now
     game.version += 1
     game.save(update_fields=["state", "status", "started_at", "version"])
+    announce_on_commit(game)
     Round.objects.create(game=game, number=1, dealer=state.dealer)
     sync_acting(game, state, now)
     after_commit(game, state)
@@ -218,8 +232,6 @@ def release_seats(user, now=None) -> None:
     """Before ``user``'s account is deleted: leave open tables, and hand seats in games in play
     to the stand-in bot so that nobody waits for a player who is gone. Finished games keep the
     seat; it shows a neutral name once the account is gone."""
-    from games.bots import STAND_IN
-
     for game_id in Game.objects.filter(seats__user=user, status=Game.Status.OPEN).values_list(
         "pk", flat=True
     ):
@@ -233,12 +245,16 @@ def release_seats(user, now=None) -> None:
             game.seats.filter(user=user).update(user=stand_in)
             game.version += 1
             game.save(update_fields=["version"])
+            announce_on_commit(game)
             after_commit(game, state_from_json(game.state))
 
 
-def invite_player(user, game_id: int, username: str) -> User:
-    """Email a player the table's invite link (a person at the table asks)."""
+def invite_player(user, game_id: int, username: str, now=None) -> User:
+    """Email a player the table's invite link (a person at the table asks). The invitee may
+    then watch the game, private or not. At most ``INVITATIONS_A_DAY`` a day per inviter, and
+    ``INVITATIONS_A_DAY_TO_ONE`` to the same person."""
     _person(user)
+    now = now or clock.now()
     with transaction.atomic():
         game = _lock_open_game(game_id)
         if not game.seats.filter(user=user).exists():
@@ -246,11 +262,99 @@ def invite_player(user, game_id: int, username: str) -> User:
         invitee = User.objects.filter(username__iexact=username.strip(), bot_level="").first()
         if invitee is None or not invitee.is_active:
             raise ActionError(
-                _("There is no player called “%(name)s”.") % {"name": username}, "no_user"
+                _("There is no player called “%(name)s”.") % {"name": quote(username)}, "no_user"
             )
         if game.seats.filter(user=invitee).exists():
             raise ActionError(
                 _("%(name)s is already at the table.") % {"name": invitee.name}, "seated"
             )
+        _check_invitations_today(user, invitee, now)
+        Invitation.objects.create(game=game, invitee=invitee, inviter=user, created_at=now)
         email_on_commit("invitation", [game.pk, invitee.pk, user.name])
     return invitee
+
+
+def _check_invitations_today(user, invitee: User, now) -> None:
+    """``RateLimited`` when ``user`` has sent a day's worth of invitations (to ``invitee``, or to
+    anyone), with the time until the oldest of them is a day old."""
+    today = list(
+        Invitation.objects.filter(inviter=user, created_at__gt=now - DAY)
+        .order_by("created_at")
+        .values_list("invitee_id", "created_at")
+    )
+    to_them = [at for invitee_id, at in today if invitee_id == invitee.pk]
+    if len(to_them) >= INVITATIONS_A_DAY_TO_ONE:
+        _too_many(
+            _("You have invited %(name)s often today.") % {"name": invitee.name},
+            to_them[-INVITATIONS_A_DAY_TO_ONE],
+            now,
+        )
+    if len(today) >= INVITATIONS_A_DAY:
+        _too_many(_("You have sent many invitations today."), today[-INVITATIONS_A_DAY][1], now)
+
+
+def _too_many(message: str, oldest, now) -> None:
+    wait = max(1, int((oldest + DAY - now).total_seconds()))
+    raise RateLimited(f"{message} {retry_message(wait)}", retry_after=wait)
+
+
+def rematch(user, game_id: int, now=None) -> Game:
+    """A new table for the players of a finished game: the same options, the same bots in the
+    same seats, ``user`` in their own seat and the other people invited to theirs. A player
+    asking once a rematch exists sits down at it (in their old seat if it is still open)."""
+    _person(user)
+    with transaction.atomic():
+        old = Game.objects.select_for_update().filter(pk=game_id).first()
+        if old is None:
+            raise ActionError(_("There is no such game."), code="no_game")
+        if old.status != Game.Status.FINISHED:
+            raise ActionError(_("A rematch can follow only a finished game."), code="not_over")
+        seats = list(old.seats.select_related("user").order_by("position"))
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        if mine is None:
+            raise ActionError(_("Only the game's players can ask for a rematch."), "not_seated")
+        existing = Game.objects.select_for_update().filter(rematch_of=old).order_by("pk").first()
+        if existing is not None:
+            _sit_at_rematch(existing, user, mine.position, now)
+            return existing
+        game = Game.objects.create(
+            players=old.players,
+            target=old.target,
+            time_control=old.time_control,
+            move_seconds=old.move_seconds,
+            visibility=old.visibility,
+            invite_code=secrets.token_urlsafe(12),
+            created_by=user,
+            seed=secrets.randbits(63),
+            rematch_of=old,
+        )
+
+        def keeps(seat) -> bool:
+            return seat.user_id == user.pk or bool(seat.user and seat.user.is_bot)
+
+        Seat.objects.bulk_create(
+            [Seat(game=game, position=s.position, user=s.user if keeps(s) else None) for s in seats]
+        )
+        people = [s.user for s in seats if not keeps(s) and s.user and s.user.is_active]
+        if all(keeps(s) for s in seats):
+            _start(game, now, actor=user.pk)
+    for person in people:
+        try:
+            invite_player(user, game.pk, person.username)
+        except ActionError:
+            pass  # e.g. an invitation limit: the seat stays open and the table is made anyway
+    return game
+
+
+def _sit_at_rematch(game: Game, user, position: int, now=None) -> None:
+    """Seat ``user`` at the rematch table (locked), in ``position`` if it is open, else in the
+    first open seat; nothing if they sit there already or it has started or is full."""
+    if game.status != Game.Status.OPEN or game.seats.filter(user=user).exists():
+        return
+    empty = list(game.seats.filter(user__isnull=True).order_by("position"))
+    if not empty:
+        return
+    seat = next((s for s in empty if s.position == position), empty[0])
+    seat.user = user
+    seat.save(update_fields=["user"])
+    _bump(game, start=len(empty) == 1, now=now, actor=user.pk)

@@ -14,47 +14,70 @@ from django.utils.translation import gettext as _
 
 from accounts.ratings import rate_finished_game
 from games import clock, engine
+from games.bots import STAND_IN, hard, make_bot
 from games.engine import IllegalMove, state_from_json, state_to_json, to_act
+from games.live import announce_on_commit
 from games.models import Game, MoveRecord, Seat
 
 from .errors import ActionError, StaleVersion
 from .notify import notify_on_commit, notify_people_on_commit
 from .records import write_records
-from .turns import after_commit, bot_levels, sync_acting
+from .turns import after_commit, autopilot_seats, bot_levels, sync_acting
 
 TIMEOUTS_BEFORE_AUTOPILOT = 3
 
 
-def submit_move(user, game_id: int, version: int, move: dict, now=None) -> Game:
+def submit_move(
+    user, game_id: int, version: int, move: dict, now=None, round_number: int | None = None
+) -> Game:
     """Make ``move`` (the engine's JSON form without the seat, e.g. ``{"play": "Y7"}``) for the
-    seat ``user`` holds, if the game is still at ``version``."""
+    seat ``user`` holds, if the game is still at ``version``.
+
+    A discard or a pass is chosen by every seat at once: one made on a page of round
+    ``round_number``'s discard phase is taken even when others chose meanwhile (the version
+    moved on), as long as the choice is still this seat's to make in that round."""
     if not user.is_authenticated:
         raise ActionError(_("Log in to play."), code="login")
     with transaction.atomic():
-        game, state, seat = check_move(user, game_id, version)
+        game, state, seat = check_move(
+            user, game_id, version, simultaneous=_simultaneous(move, round_number)
+        )
         try:
             parsed = engine.move_from_json({"seat": seat, **move})
-            after = engine.apply(state, parsed)
+            outcome = engine.play(state, parsed)
         except IllegalMove as refusal:
             raise ActionError.from_illegal_move(refusal) from None
         except TypeError:
             raise ActionError(_("That move is not understood."), code="malformed") from None
-        do_move(game, state, after, parsed, now=now)
+        do_move(game, state, outcome, parsed, now=now)
     return game
 
 
-def check_move(user, game_id: int, version: int):
-    """Lock the game and find the user's seat in it: (game, state, seat)."""
+def _simultaneous(move: dict, round_number: int | None) -> int | None:
+    """The round of a discard or pass (a choice made at the same time as others), else None."""
+    if isinstance(move, dict) and ("discard" in move or "pass" in move):
+        return round_number
+    return None
+
+
+def check_move(user, game_id: int, version: int, simultaneous: int | None = None):
+    """Lock the game and find the user's seat in it: (game, state, seat). ``simultaneous``: the
+    round of a discard or pass, which a newer version does not make stale while the seat still
+    has that choice to make."""
     game = _lock_active_game(game_id)
     seat = Seat.objects.filter(game=game, user=user).values_list("position", flat=True).first()
     if seat is None:
         raise ActionError(_("You do not have a seat in this game."), code="not_seated")
-    if version != game.version:
+    state = state_from_json(game.state)
+    still_to_choose = (
+        simultaneous == state.round and state.phase == engine.DISCARD and seat in to_act(state)
+    )
+    if version != game.version and not still_to_choose:
         raise StaleVersion(
             _("The game has moved on since this page was loaded: here is where it stands now."),
             code="stale",
         )
-    return game, state_from_json(game.state), seat
+    return game, state, seat
 
 
 def _lock_active_game(game_id: int) -> Game:
@@ -85,15 +108,15 @@ def play_bot_move(game_id: int, version: int, now=None) -> int | None:
             return None
         bot = site_bot(bots[seat], seed=f"{game.seed}/{game.version}/{seat}")
         move = bot.choose(engine.view(state, seat))
-        do_move(game, state, engine.apply(state, move), move, by_bot=True, now=now)
+        autopilot = seat in autopilot_seats(game)
+        outcome = engine.play(state, move)
+        do_move(game, state, outcome, move, by_bot=True, autopilot=autopilot, now=now)
         return game.version
 
 
 def site_bot(level: str, seed: str):
     """A bot as the site runs it: Hard searches its usual number of deals, or stops at
     ``settings.HARD_BOT_SECONDS`` if that comes sooner (the bots read no clock themselves)."""
-    from games.bots import hard, make_bot  # the bots package imports the engine only
-
     if level == "hard":
         return make_bot(
             level,
@@ -105,22 +128,39 @@ def site_bot(level: str, seed: str):
     return make_bot(level, seed)
 
 
-def do_move(game: Game, before, after, move, *, by_bot=False, timeout=False, now=None) -> None:
-    """Write an accepted move (the game row is locked, the move checked)."""
+def do_move(
+    game: Game,
+    before,
+    outcome: engine.Outcome,
+    move,
+    *,
+    by_bot=False,
+    timeout=False,
+    autopilot=False,
+    now=None,
+) -> None:
+    """Write an accepted move (the game row is locked, the move checked). ``by_bot``: a bot
+    chose it; for a person's seat, as the stand-in at a ``timeout`` or on ``autopilot``."""
     now = now or clock.now()
+    after = outcome.state
+    game.moves_made += 1
     MoveRecord.objects.create(
         game=game,
-        number=MoveRecord.objects.filter(game=game).count() + 1,
+        number=game.moves_made,
         seat=move.seat,
         move=engine.move_to_json(move),
         round=before.round,
         by_bot=by_bot,
         timeout=timeout,
+        autopilot=autopilot,
     )
-    write_records(game, before, after, move)
+    write_records(game, before, outcome)
     game.state = state_to_json(after)
     game.version += 1
-    fields = ["state", "version"]
+    # The game moved: whatever the sweep queued for it is done, and its count starts afresh.
+    game.catchup_queued_at = None
+    game.catchup_attempts = 0
+    fields = ["state", "version", "moves_made", "catchup_queued_at", "catchup_attempts"]
     if after.phase == engine.OVER:
         game.status = Game.Status.FINISHED
         game.finished_at = now
@@ -128,7 +168,8 @@ def do_move(game: Game, before, after, move, *, by_bot=False, timeout=False, now
         rate_finished_game(game, after)
         notify_people_on_commit("game_over", game, key=str(game.pk))
     game.save(update_fields=fields)
-    sync_acting(game, after, now, moved=None if by_bot else move.seat)
+    announce_on_commit(game)
+    sync_acting(game, after, now, moved=move.seat, by_person=not by_bot)
     if not by_bot:
         after_commit(game, after)
 
@@ -149,20 +190,17 @@ def play_timeout_move(game_id: int, version: int, now=None) -> int | None:
         )
         if seat is None:
             return None
-        from games.bots import STAND_IN
-
         state = state_from_json(game.state)
         bot = site_bot(STAND_IN, seed=f"{game.seed}/{game.version}/{seat.position}")
         move = bot.choose(engine.view(state, seat.position))
-        after = engine.apply(state, move)
-        do_move(game, state, after, move, by_bot=True, timeout=True, now=now)
+        outcome = engine.play(state, move)
+        do_move(game, state, outcome, move, by_bot=True, timeout=True, now=now)
         seat.refresh_from_db()
         seat.timeouts_in_a_row += 1
         seat.autopilot = seat.timeouts_in_a_row >= TIMEOUTS_BEFORE_AUTOPILOT
         seat.save(update_fields=["timeouts_in_a_row", "autopilot"])
         notify_on_commit("bot_moved", game, seat.position, key=f"{game.pk}/{version}")
-        after_commit(game, after)
-        return game.version
+        return game.version  # the bot turns that follow: the caller's (games.tasks.play_timeouts)
 
 
 def come_back(user, game_id: int, now=None) -> Game:
@@ -180,6 +218,7 @@ def come_back(user, game_id: int, now=None) -> Game:
         seat.save(update_fields=["autopilot", "timeouts_in_a_row"])
         game.version += 1
         game.save(update_fields=["version"])
+        announce_on_commit(game)
         state = state_from_json(game.state)
         # The turn starts afresh: a new deadline if the seat must act now.
         Seat.objects.filter(pk=seat.pk).update(acting_since=None)

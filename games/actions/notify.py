@@ -1,22 +1,35 @@
-"""Emails that a game change sends, queued once the change has committed.
-
-Each is first written down (``PendingEmail``) in the change's transaction, so that it is not
-lost when the broker is down: the sweep sends what no task did."""
+"""Emails that a change calls for, written to the outbox (``PendingEmail``) in the change's own
+transaction and handed to a task once it has committed: an email is never lost because the
+broker was down (the sweep queues it again), and never sent for a change that rolled back."""
 
 from __future__ import annotations
 
-from django.db import transaction
+from collections.abc import Iterable
 
 from games import clock
 from games.models import PendingEmail
+from games.queue import publish_on_commit
+
+SEND_TASK = "games.tasks.send_email"
+
+
+def queue_emails(emails: Iterable[tuple[str, list]], now=None) -> int:
+    """Write each ``(kind, args)`` (see ``games.notifications.compose``) to the outbox and send
+    it after commit; how many."""
+    now = now or clock.now()
+    created = PendingEmail.objects.bulk_create(
+        [
+            PendingEmail(kind=kind, args=args, created_at=now, due_at=now, queued_at=now)
+            for kind, args in emails
+        ]
+    )
+    for pending in created:
+        publish_on_commit(SEND_TASK, pending.pk, queue="email")
+    return len(created)
 
 
 def email_on_commit(kind: str, args: list) -> None:
-    """Send ``kind`` (see games.notifications.send_pending) after commit."""
-    from games.tasks import send_email
-
-    pending = PendingEmail.objects.create(kind=kind, args=args, created_at=clock.now())
-    transaction.on_commit(lambda: send_email.delay(pending.pk), robust=True)
+    queue_emails([(kind, args)])
 
 
 def notify_on_commit(kind: str, game, position: int, key: str) -> None:
@@ -27,8 +40,9 @@ def notify_on_commit(kind: str, game, position: int, key: str) -> None:
 
 def notify_people_on_commit(kind: str, game, key: str, skip_user_id: int | None = None) -> None:
     """The same email to every person seated in ``game`` (bots get none)."""
-    for position, user_id in game.seats.filter(user__bot_level="", user__isnull=False).values_list(
+    seats = game.seats.filter(user__bot_level="", user__isnull=False).values_list(
         "position", "user_id"
-    ):
-        if user_id != skip_user_id:
-            notify_on_commit(kind, game, position, key)
+    )
+    queue_emails(
+        (kind, [game.pk, position, key]) for position, user_id in seats if user_id != skip_user_id
+    )

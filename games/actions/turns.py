@@ -4,34 +4,44 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db import transaction
-
+from games.bots import STAND_IN
 from games.engine import to_act
 from games.models import Game, Seat, Vacation
+from games.queue import publish_on_commit
 
 REMINDER_AT = 0.75  # of the time per move
 
 
 def bot_levels(game: Game) -> dict[int, str]:
-    """The seats a bot plays now, with its level: bots, and players on autopilot."""
-    from games.bots import STAND_IN
-
+    """The seats a bot plays now, with its level: bots, and players on autopilot (whose level
+    is the stand-in's, and who are in ``autopilot_seats``)."""
     levels = {}
-    for position, level, autopilot in Seat.objects.filter(game=game).values_list(
-        "position", "user__bot_level", "autopilot"
-    ):
+    for position, level, autopilot in _bot_seats(game):
         if level or autopilot:
             levels[position] = level or STAND_IN
     return levels
 
 
-def sync_acting(game: Game, state, now, moved: int | None = None) -> None:
-    """Start the clock of each seat that must act now and stop the others'.
+def autopilot_seats(game: Game) -> set[int]:
+    return {position for position, level, autopilot in _bot_seats(game) if autopilot and not level}
+
+
+def _bot_seats(game: Game):
+    return Seat.objects.filter(game=game).values_list("position", "user__bot_level", "autopilot")
+
+
+def sync_acting(game: Game, state, now, moved: int | None = None, by_person: bool = False) -> None:
+    """Start the clock of each seat that must make a new decision and stop the others'.
 
     A person's turn gets a deadline (``move_seconds`` from now) and a reminder at 75% of it;
     in a correspondence game, a player on vacation gets their time paused instead. Bots and
-    seats on autopilot have no deadline: they move at once. ``moved``: the seat a person just
-    moved for, whose run of timeouts ends.
+    seats on autopilot have no deadline: they move at once.
+
+    ``moved``: the seat whose move was just made, by its player (``by_person``: their run of
+    timeouts ends) or by a bot for them. Its decision is over: if it must act again (the team
+    chooser going on to discard, a trick's winner leading the next), that is a new decision
+    with a full clock. The other seats that were acting keep their clocks (several seats
+    choose their discards at once, each on their own time).
     """
     acting = set(to_act(state))
     seats = list(Seat.objects.filter(game=game).select_related("user"))
@@ -46,7 +56,9 @@ def sync_acting(game: Game, state, now, moved: int | None = None) -> None:
     for seat in seats:
         before = (seat.acting_since, seat.deadline, seat.timeouts_in_a_row)
         if seat.position == moved:
-            seat.timeouts_in_a_row = 0
+            seat.acting_since = None
+            if by_person:
+                seat.timeouts_in_a_row = 0
         if seat.position not in acting:
             seat.acting_since = seat.deadline = seat.reminder_due = seat.paused_seconds = None
         elif seat.acting_since is None:
@@ -63,6 +75,28 @@ def sync_acting(game: Game, state, now, moved: int | None = None) -> None:
             changed,
             ["acting_since", "deadline", "reminder_due", "paused_seconds", "timeouts_in_a_row"],
         )
+    if game.time_control == Game.TimeControl.LIVE:
+        _schedule_timeouts(game, {seat.deadline for seat in seats if seat.deadline})
+
+
+# A scheduled timeout fires this long after its deadline, so that the deadline has surely passed
+# by the worker's clock when it checks.
+TIMEOUT_GRACE = timedelta(milliseconds=200)
+
+
+def _schedule_timeouts(game: Game, deadlines: set) -> None:
+    """A live turn's timeout is its own task, due at the deadline: the stand-in moves within a
+    moment of it, not at the next minute's sweep (which stays as the net for a lost task).
+    Scheduled again after every move, for every seat still acting: a task made for an older
+    version does nothing (several seats choose their discards at once, each on their clock)."""
+    for deadline in sorted(deadlines):
+        publish_on_commit(
+            "games.tasks.play_timeouts",
+            game.pk,
+            game.version,
+            queue="play",
+            eta=deadline + TIMEOUT_GRACE,
+        )
 
 
 def start_clock(seat: Seat, seconds: float, now) -> None:
@@ -75,9 +109,5 @@ def after_commit(game: Game, state) -> None:
     """Queue the bots' turns once the move is committed. A broker that cannot be reached never
     undoes a move: the failure is logged and the sweep plays the stalled turn later."""
     bots = bot_levels(game)
-    if not any(s in bots for s in to_act(state)):
-        return
-    from games.tasks import play_bots
-
-    game_id, version = game.pk, game.version
-    transaction.on_commit(lambda: play_bots.delay(game_id, version), robust=True)
+    if any(s in bots for s in to_act(state)):
+        publish_on_commit("games.tasks.play_bots", game.pk, game.version, queue="play")

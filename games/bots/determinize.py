@@ -21,6 +21,7 @@ from itertools import combinations
 
 from games.engine import (
     BOARD,
+    CARDS_CHOSEN,
     DISCARD,
     LINES,
     TEAMS,
@@ -30,12 +31,12 @@ from games.engine import (
     Terms,
     Token,
     Trick,
+    cards_discarded,
 )
 from games.engine.cards import VALUE, sort_cards
 
 from .knowledge import APPLIED, Knowledge
 
-DISCARDS = {"1": 1, "2": 2, "except_1": 1}
 RETRIES = 8
 
 
@@ -61,8 +62,8 @@ def places(k: Knowledge) -> tuple[dict[int, Place], dict[int, Place], Place | No
     }
     discards: dict[int, Place] = {}
     rule = None if k.terms is None else k.terms.discard
-    if k.phase in APPLIED and rule in DISCARDS:
-        discards = {s: Place(DISCARDS[rule], no_ones=rule == "except_1") for s in others}
+    if k.phase in APPLIED and rule is not None and cards_discarded(rule):
+        discards = {s: Place(cards_discarded(rule), no_ones=rule == "except_1") for s in others}
     out = Place(k.seen["out_of_play"]) if k.seen["out_of_play"] else None
     return hands, discards, out
 
@@ -240,7 +241,7 @@ def _choices(k: Knowledge, seen: dict, hands, discards, rng: random.Random):
 
 
 def _guess_choice(rule: str, hand, rng: random.Random) -> tuple[str, ...]:
-    if rule == "2":
+    if CARDS_CHOSEN[rule] == 2:
         return sort_cards(rng.sample(list(hand), 2))
     cards = list(hand)
     if rule == "except_1":

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from games.engine import OVER, TRICKS, Terms
+from games.engine import OVER, TRICKS, Terms, team_of
 from games.engine.cards import COLOR, SETUPS, deck
 from games.engine.tricks import POWERS, suits, winning_index
 
@@ -40,9 +40,7 @@ class Knowledge:
             self.trump, self.super, self.points = terms.trump, terms.super, terms.points
         teams = seen["teams"]
         self.teams = None if teams is None else (tuple(teams[0]), tuple(teams[1]))
-        self.team_of: list[int] | None = None
-        if teams is not None:
-            self.team_of = [0 if s in teams[0] else 1 for s in range(n)]
+        self.team_of = None if self.teams is None else team_of(self.teams)
         self.bonus = seen["bonus"]
         self.trick: list[str] = list(seen["trick"]["cards"])
         self.leader: int = seen["trick"]["leader"]

@@ -18,15 +18,22 @@ from __future__ import annotations
 import random
 from statistics import fmean
 
-from games.engine import ChooseTeams, Move, PassCard, PlaceToken, PlayCard, move_from_json
-from games.engine.board import BOXES
+from games.engine import (
+    BOXES,
+    ChooseTeams,
+    Move,
+    PassCard,
+    PlaceToken,
+    PlayCard,
+    cards_discarded,
+    move_from_json,
+)
 
 from .cardplay import choose_card
 from .evaluate import expected_tricks, keep_values
 from .knowledge import Knowledge
 
 FIRST_WORTH = 0.6  # being the first player (choosing the team, leading), in tricks
-DISCARDS = {"none": 0, "1": 1, "2": 2, "except_1": 1, "pass_left": 0}
 
 
 class Medium:
@@ -98,7 +105,7 @@ def trick_estimates(k: Knowledge) -> list[float]:
     """Tricks each seat should take this round, as this seat guesses them."""
     terms = k.terms
     n = k.players
-    tricks = k.tricks_per_round - DISCARDS[terms.discard]
+    tricks = k.tricks_per_round - cards_discarded(terms.discard)
     mine = min(float(tricks), max(0.0, expected_tricks(k.hand, terms.trump, terms.super, n)))
     others = [s for s in range(n) if s != k.seat]
     # A seat that covered -2 likely holds a strong hand; one that covered 3 or 4, a weak one.

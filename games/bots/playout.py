@@ -2,7 +2,7 @@
 
 ``Round`` is the trick phase of a ``GameState`` in mutable lists, so that a playout does not
 build a new state per card. Who takes a trick, its loot and the round's scores come from the
-engine's own functions (``tricks.winning_index``, ``tricks.loot``, ``scoring.round_scores``);
+engine's own functions (``trick_winner``, ``team_of``, ``loot``, ``round_scores``);
 a test plays random rounds through both and compares them.
 
 The playout policy ``medium_card`` plays as the Medium bot does (``cardplay``), counting the
@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections import Counter
 from functools import cache
 
-from games.engine import TRICKS, GameState
+from games.engine import TRICKS, GameState, team_of, trick_winner
 from games.engine.cards import deck
 from games.engine.scoring import round_scores
-from games.engine.tricks import POWERS, SUITS, loot, winning_index
+from games.engine.tricks import POWERS, SUITS, loot
 
 from .cardplay import choose_card
 
@@ -80,7 +80,7 @@ class Round:
         r.leader = r.turn = leader
         r.tricks_won = [0] * n
         r.loot_won = [0] * n
-        r.team_of = _team_of(teams)
+        r.team_of = team_of(teams)
         r.teams = teams
         r.bonus = bonus
         r.trump, r.super, r.points = terms.trump, terms.super, terms.points
@@ -136,7 +136,7 @@ class Round:
             self.turn = (self.turn + 1) % n
             return
         leader = self.leader
-        winner = (leader + winning_index(trick, self.trump, self.super)) % n
+        winner = trick_winner(leader, trick, n, self.trump, self.super)
         seats = [(leader + i) % n for i in range(n)]
         self.tricks_won[winner] += 1
         self.loot_won[winner] += len(loot(trick, seats, winner, self.team_of))
@@ -145,14 +145,6 @@ class Round:
 
     def scores(self) -> list[int]:
         return round_scores(self.teams, self.bonus, self.points, self.tricks_won, self.loot_won)
-
-
-@cache
-def _team_of(teams: tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[int, ...]:
-    team_of = [0] * (len(teams[0]) + len(teams[1]))
-    for s in teams[1]:
-        team_of[s] = 1
-    return tuple(team_of)
 
 
 @cache

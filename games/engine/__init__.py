@@ -6,6 +6,7 @@ The public API, all importable from ``games.engine``::
     to_act(state)                  # seats that may move now: (2,), or several while discarding
     legal_moves(state, seat)       # every move that seat may make now
     state = apply(state, move)     # a new state; IllegalMove (state unchanged) if refused
+    outcome = play(state, move)    # the same, with the token, trick or round the move decided
     view(state, seat)              # a JSON dict of exactly what that seat may see
     state_to_json(state) / state_from_json(data)   # storage form, secrets included
     move_to_json(move) / move_from_json(data)      # {"seat": 0, "play": "Y7"} and friends
@@ -17,10 +18,13 @@ A ``GameState`` is never changed in place. ``IllegalMove`` has a ``code`` for pr
 ``message`` (marked for translation) for players.
 
 The rules themselves live in small modules named after the game: ``cards``, ``board``,
-``tricks``, ``scoring``; ``state`` ties them into a game.
+``tricks``, ``scoring``; ``state`` ties them into a game. What the rest of the site needs of a
+rule is exported here, so that each rule is stated once: the board's ``LINES`` and ``BOXES``,
+``CARDS_CHOSEN`` and ``cards_discarded`` (line 2's rules), ``team_of``, ``trick_winner`` and
+``is_loot``.
 """
 
-from .board import LINES, Terms, Token
+from .board import BOXES, CARDS_CHOSEN, LINES, PASS_LEFT, Terms, Token, cards_discarded
 from .cards import PLAYER_COUNTS, SETUPS
 from .errors import IllegalMove
 from .moves import (
@@ -42,23 +46,29 @@ from .state import (
     TEAMS,
     TRICKS,
     GameState,
+    Outcome,
     RoundResult,
     Trick,
     apply,
     game_standings,
     legal_moves,
     new_game,
+    play,
     replay,
     to_act,
     with_deal,
 )
+from .tricks import is_loot, team_of, trick_winner
 from .view import view
 
 __all__ = [
     "BOARD",
+    "BOXES",
+    "CARDS_CHOSEN",
     "DISCARD",
     "LINES",
     "OVER",
+    "PASS_LEFT",
     "PHASES",
     "PLAYER_COUNTS",
     "SETUPS",
@@ -69,6 +79,7 @@ __all__ = [
     "GameState",
     "IllegalMove",
     "Move",
+    "Outcome",
     "PassCard",
     "PlaceToken",
     "PlayCard",
@@ -77,15 +88,20 @@ __all__ = [
     "Token",
     "Trick",
     "apply",
+    "cards_discarded",
     "game_standings",
+    "is_loot",
     "legal_moves",
     "move_from_json",
     "move_to_json",
     "new_game",
+    "play",
     "replay",
     "state_from_json",
     "state_to_json",
+    "team_of",
     "to_act",
+    "trick_winner",
     "view",
     "with_deal",
 ]

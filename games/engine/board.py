@@ -15,7 +15,15 @@ BOXES = {
     "super": ("B", "R", "Y", "G", "none"),
     "points": ("1", "2", "3", "4", "-2"),
 }
-DISCARD_RULES = BOXES["discard"]
+# How many cards each seat chooses under each rule of line 2 (``pass_left``: the one it passes).
+CARDS_CHOSEN = {"none": 0, "1": 1, "2": 2, "except_1": 1, "pass_left": 1}
+PASS_LEFT = "pass_left"
+
+
+def cards_discarded(rule: str) -> int:
+    """How many cards each seat's hand loses for the round under line 2's ``rule``: a passed
+    card stays in play, in the next hand."""
+    return 0 if rule == PASS_LEFT else CARDS_CHOSEN[rule]
 
 
 class Token(NamedTuple):
@@ -54,10 +62,6 @@ def first_open(players: int) -> dict[str, tuple[str, ...]]:
     open_boxes = dict(BOXES)
     open_boxes["first"] = BOXES["first"][:players]
     return open_boxes
-
-
-def tokens_per_round(players: int) -> int:
-    return players + 14
 
 
 def terms_of(open_boxes: dict[str, tuple[str, ...]]) -> Terms:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 COLORS = ("B", "R", "Y", "G")
-COLOR_NAMES = {"B": "blue", "R": "red", "Y": "yellow", "G": "green"}
 
 
 class Setup(NamedTuple):

@@ -14,12 +14,12 @@ from functools import cache
 from itertools import combinations
 from typing import NamedTuple
 
-from .board import BOXES, LINES, Terms, Token, first_open, terms_of
+from .board import BOXES, CARDS_CHOSEN, LINES, Terms, Token, first_open, terms_of
 from .cards import PLAYER_COUNTS, SETUPS, VALUE, deck, sort_cards
 from .errors import IllegalMove, gettext_noop
 from .moves import ChooseTeams, Discard, Move, PassCard, PlaceToken, PlayCard
 from .scoring import round_scores, standings
-from .tricks import ONES, SUITS, loot, winning_index
+from .tricks import ONES, SUITS, loot, team_of, trick_winner
 
 BOARD = "board"
 TEAMS = "teams"
@@ -36,6 +36,10 @@ class Trick(NamedTuple):
     cards: tuple[str, ...]
     winner: int
     loot: tuple[str, ...]
+
+    def seats(self, players: int) -> list[int]:
+        """Who played each card, in play order (clockwise from the leader)."""
+        return _SEATS_FROM[players][self.leader][: len(self.cards)]
 
 
 class RoundResult(NamedTuple):
@@ -108,15 +112,7 @@ class GameState:
     @property
     def team_of(self) -> tuple[int, ...]:
         """0 for each seat of the first player's team, 1 for the others (once teams are set)."""
-        return _team_of(self.teams)
-
-
-@cache
-def _team_of(teams: tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[int, ...]:
-    team_of = [0] * (len(teams[0]) + len(teams[1]))
-    for s in teams[1]:
-        team_of[s] = 1
-    return tuple(team_of)
+        return team_of(self.teams)
 
 
 # --- starting ---------------------------------------------------------------------------------
@@ -280,14 +276,17 @@ def _team_choices(players: int, first: int) -> tuple[ChooseTeams, ...]:
 
 
 def apply(state: GameState, move: Move) -> GameState:
-    """The state after ``move``. Raises ``IllegalMove`` (and changes nothing) if it is refused."""
+    """The state after ``move``. Raises ``IllegalMove`` (and changes nothing) if it is refused,
+    also when ``move`` is not a well-formed move (any other object, a bool for a seat, a list for
+    a card...): callers may pass anything."""
     kind = type(move)
     if kind is PlayCard and state.phase == TRICKS:  # most moves: checked in _play_card
         return _play_card(state, move)
+    _check_form(move)
     if state.phase == OVER:
         raise IllegalMove("game_over", gettext_noop("The game is over."))
     seat = move.seat
-    if type(seat) is not int or not 0 <= seat < state.players:
+    if not 0 <= seat < state.players:
         raise IllegalMove("no_such_seat", gettext_noop("There is no seat {seat}."), seat=seat)
     if kind is PlaceToken:
         return _place_token(state, move)
@@ -295,9 +294,45 @@ def apply(state: GameState, move: Move) -> GameState:
         return _choose_discard(state, move)
     if kind is ChooseTeams:
         return _choose_teams(state, move)
-    if kind is PlayCard:
-        _refuse_phase(state, TRICKS)
-    raise IllegalMove("malformed", gettext_noop("That move is not understood."))
+    _refuse_phase(state, TRICKS)  # a PlayCard, outside the tricks phase
+    raise _malformed()  # not reached
+
+
+def _malformed() -> IllegalMove:
+    return IllegalMove("malformed", gettext_noop("That move is not understood."))
+
+
+def _is_cards(value: object) -> bool:
+    return type(value) in (tuple, list) and all(type(c) is str for c in value)
+
+
+# Each kind of move, its name and a check of its fields' types. Types are exact: a bool is not a
+# seat (True == 1), a str subclass is not a card. The values are the rules' business, further on.
+_FORMS = {
+    PlaceToken: ("token", lambda m: type(m.line) is str and type(m.box) is str),
+    ChooseTeams: (
+        "teams",
+        lambda m: (
+            type(m.team) in (tuple, list)
+            and all(type(s) is int for s in m.team)
+            and (m.bonus is None or type(m.bonus) is int)
+        ),
+    ),
+    Discard: ("discard", lambda m: _is_cards(m.cards)),
+    PassCard: ("pass", lambda m: type(m.card) is str),
+    PlayCard: ("play", lambda m: type(m.card) is str),
+}
+
+
+def _check_form(move: object) -> None:
+    """Refuse (``IllegalMove``) anything but a move of one of the five kinds, named by its own
+    kind, with fields of the right types."""
+    form = _FORMS.get(type(move))
+    if form is None:
+        raise _malformed()
+    name, fields_ok = form
+    if type(move.seat) is not int or move.kind != name or not fields_ok(move):
+        raise _malformed()
 
 
 def _refuse_phase(state: GameState, wanted: str) -> None:
@@ -417,7 +452,7 @@ def _start_discard(new: GameState, teams, bonus: int | None) -> GameState:
 
 def check_discard(rule: str, hand: Sequence[str], cards: Sequence[str]) -> None:
     """Refuse (``IllegalMove``) cards that may not be discarded (or passed) under line 2's rule."""
-    count = {"none": 0, "1": 1, "2": 2, "except_1": 1, "pass_left": 1}[rule]
+    count = CARDS_CHOSEN[rule]
     if len(cards) != count:
         messages = {
             0: gettext_noop("No card is discarded this round."),
@@ -479,11 +514,15 @@ def _start_tricks(new: GameState) -> GameState:
 
 
 def _play_card(state: GameState, move: PlayCard) -> GameState:
-    seat, c, _ = move
-    if seat != state.turn:
+    seat, c, kind = move
+    # The hottest path: a good move pays three comparisons. The seat's type is checked even when
+    # it equals the turn (True == 1), the form fully only once the move is refused anyway.
+    if seat != state.turn or type(seat) is not int or kind != "play":
+        _check_form(move)
         raise IllegalMove("not_your_turn", gettext_noop("It is not your turn."))
     hand = state.hands[seat]
     if c not in hand:
+        _check_form(move)
         raise IllegalMove("not_in_hand", gettext_noop("You do not hold {card}."), card=c)
     terms = state.terms
     trick = state.trick
@@ -504,14 +543,9 @@ def _play_card(state: GameState, move: PlayCard) -> GameState:
         new.trick = trick
         new.turn = (seat + 1) % n
         return new
-    leader = state.leader
-    winner = (leader + winning_index(trick, terms.trump, terms.super)) % n
-    taken = (
-        ()
-        if ONES.isdisjoint(trick)
-        else tuple(loot(trick, _SEATS_FROM[n][leader], winner, state.team_of))
-    )
-    new.tricks = (*state.tricks, Trick(leader, trick, winner, taken))
+    finished = _take_trick(state, trick)
+    winner, taken = finished.winner, finished.loot
+    new.tricks = (*state.tricks, finished)
     won = list(state.tricks_won)
     won[winner] += 1
     new.tricks_won = tuple(won)
@@ -524,6 +558,42 @@ def _play_card(state: GameState, move: PlayCard) -> GameState:
     if hands[winner]:
         return new
     return _end_round(new)
+
+
+def _take_trick(state: GameState, cards: tuple[str, ...]) -> Trick:
+    """The trick ``cards`` (all of them, led by ``state.leader``) make: who takes it, its loot."""
+    n = state.players
+    leader = state.leader
+    terms = state.terms
+    winner = trick_winner(leader, cards, n, terms.trump, terms.super)
+    taken = (
+        ()
+        if ONES.isdisjoint(cards)
+        else tuple(loot(cards, _SEATS_FROM[n][leader], winner, state.team_of))
+    )
+    return Trick(leader, cards, winner, taken)
+
+
+class Outcome(NamedTuple):
+    """A move applied, with what it decided: what the site's records are written from."""
+
+    state: GameState
+    token: Token | None  # the token it placed
+    trick: Trick | None  # the trick it finished
+    result: RoundResult | None  # the round it finished
+
+
+def play(state: GameState, move: Move) -> Outcome:
+    """``apply``, and what the move decided (each None where it decided nothing of the kind).
+    A round's last trick is no longer in the state after it (the next round is dealt), so the
+    trick comes from the same function that took it."""
+    after = apply(state, move)
+    token = after.tokens[-1] if type(move) is PlaceToken else None
+    trick = None
+    if type(move) is PlayCard and len(state.trick) == state.players - 1:
+        trick = _take_trick(state, (*state.trick, move.card))
+    result = after.results[-1] if len(after.results) > len(state.results) else None
+    return Outcome(after, token, trick, result)
 
 
 def _end_round(new: GameState) -> GameState:

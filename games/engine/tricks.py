@@ -6,6 +6,7 @@ These are plain functions of cards and terms so that bots can call them on what 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from .cards import ALL_CARDS, COLOR, COLORS, VALUE
 
@@ -75,9 +76,27 @@ def winning_index(cards: Sequence[str], trump: str, super_: str) -> int:
     return best_index
 
 
+def trick_winner(leader: int, cards: Sequence[str], players: int, trump: str, super_: str) -> int:
+    """The seat that takes (or, for a trick in play, holds so far) the trick ``leader`` led."""
+    return (leader + winning_index(cards, trump, super_)) % players
+
+
+@cache
+def team_of(teams: tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[int, ...]:
+    """0 for each seat of the first player's team (``teams[0]``), 1 for the others."""
+    team = [0] * (len(teams[0]) + len(teams[1]))
+    for s in teams[1]:
+        team[s] = 1
+    return tuple(team)
+
+
+def is_loot(card: str, seat: int, winner: int, team_of: Sequence[int]) -> bool:
+    """Whether ``card``, played by ``seat`` into a trick that ``winner`` took, is loot."""
+    return card in ONES and team_of[seat] != team_of[winner]
+
+
 def loot(
     cards: Sequence[str], seats: Sequence[int], winner: int, team_of: Sequence[int]
 ) -> list[str]:
     """The 1s that players outside the winner's team played into the trick."""
-    winners = team_of[winner]
-    return [c for c, s in zip(cards, seats) if c in ONES and team_of[s] != winners]  # noqa: B905
+    return [c for c, s in zip(cards, seats) if is_loot(c, s, winner, team_of)]  # noqa: B905

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.core.cache import cache
 
 from accounts.models import User
 from games import engine
@@ -15,14 +14,6 @@ from games.actions import lobby as lobby_actions
 from games.models import Game
 
 PASSWORD = "a long passphrase 42"
-
-
-@pytest.fixture(autouse=True)
-def fresh_rate_limits():
-    """allauth counts attempts in the cache: each test starts with none."""
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

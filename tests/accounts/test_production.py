@@ -18,7 +18,7 @@ print(json.dumps(settings.ACCOUNT_EMAIL_VERIFICATION))
 
 
 def verification_with(**env: str) -> str:
-    environ = {k: v for k, v in os.environ.items() if k not in {"NYET_ENV", "DEBUG"}}
+    environ = {k: v for k, v in os.environ.items() if k not in {"NYET_ENV", "DEBUG", "SITE_URL"}}
     environ.update(DJANGO_SETTINGS_MODULE="nyet_site.settings", **env)
     process = subprocess.run(
         [sys.executable, "-c", PRINT],
@@ -36,7 +36,15 @@ def verification_with(**env: str) -> str:
     ("env", "expected"),
     [
         ({}, "optional"),
-        ({"NYET_ENV": "production", "SECRET_KEY": "x" * 50, "DEBUG": "false"}, "mandatory"),
+        (
+            {
+                "NYET_ENV": "production",
+                "SECRET_KEY": "x" * 50,
+                "DEBUG": "false",
+                "SITE_URL": "https://nyet.example.org",
+            },
+            "mandatory",
+        ),
     ],
     ids=["development", "production"],
 )

@@ -196,7 +196,7 @@ def test_profile_and_leaderboard_run_a_fixed_number_of_queries(
     profile = reverse("profile", args=["alice"])
     finish_game(alice, seed=1)
     one_game = (queries(client, profile), queries(client, reverse("leaderboard")))
-    assert one_game == (6, 2)
+    assert one_game == (10, 2)
 
     tied_game(alice, bob, carol)
     finish_game(alice, bots=("easy",), seed=2)

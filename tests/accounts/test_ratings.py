@@ -7,8 +7,8 @@ import random
 import pytest
 from django.core.management import call_command
 
-from accounts.models import Rating, RatingChange, User, bot_user
-from accounts.ratings import DEFAULT, ordinal, ranks_of, rate, rate_finished_game
+from accounts.models import Rating, RatingChange, User, bot_user, ordinal
+from accounts.ratings import DEFAULT, ranks_of, rate, rate_finished_game
 from games.actions import create_game
 from games.models import Game, Round
 
@@ -58,7 +58,7 @@ def test_ranks_share_a_place_on_equal_totals():
 
 
 def test_rate_moves_the_winner_up_and_ties_alike():
-    after = rate([DEFAULT] * 3, [10, 10, 3])
+    after = rate([DEFAULT] * 3, ranks_of([10, 10, 3]))
     assert after[0] == after[1]
     assert after[0][0] > DEFAULT[0] > after[2][0]
     assert all(sigma < DEFAULT[1] for _, sigma in after)

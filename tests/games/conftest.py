@@ -27,6 +27,11 @@ def bob(make_person):
 
 
 @pytest.fixture
+def carol(make_person):
+    return make_person("carol")
+
+
+@pytest.fixture
 def act(django_capture_on_commit_callbacks):
     """Run an action as a request would: its on-commit work (bot turns) runs after it."""
 
@@ -112,3 +117,17 @@ def clock(monkeypatch):
     fake = FakeClock(timezone.now())
     monkeypatch.setattr(site_clock, "now", fake)
     return fake
+
+
+def form_data(move: dict) -> dict:
+    """The game page's move form (games.forms.MoveForm) for an engine move in its JSON form."""
+    if "token" in move:
+        return {"kind": "token", "box": ":".join(move["token"])}
+    if "teams" in move:
+        bonus = move["teams"]["bonus"]
+        partners = [s for s in move["teams"]["team"] if s != move["seat"]]
+        return {"kind": "teams", "partner": partners, "bonus": "" if bonus is None else bonus}
+    if "discard" in move:
+        return {"kind": "discard", "cards": move["discard"]}
+    kind = "pass" if "pass" in move else "play"
+    return {"kind": kind, "card": move[kind]}

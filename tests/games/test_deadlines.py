@@ -1,7 +1,7 @@
 """Correspondence play: deadlines, reminders, timeouts, autopilot and "your turn" emails, driven
 by an injected clock and the sweep (run twice each time: nothing may happen twice)."""
 
-import smtplib
+import random
 from collections import Counter
 from datetime import timedelta
 
@@ -19,9 +19,9 @@ from games.actions import (
     submit_move,
 )
 from games.actions.deadlines import due
-from games.models import Game, MoveRecord, SentEmail, Vacation
+from games.models import Game, MoveRecord, PendingEmail, SentEmail, Vacation
 
-from .conftest import DAY, correspondence_game, state_of
+from .conftest import DAY, correspondence_game, seat_of, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -182,20 +182,26 @@ def test_a_mail_server_failure_stops_nothing_else_and_the_email_goes_later(
     game = correspondence_game(act, alice)
     clock.advance(hours=18)  # alice's reminder is due, and bob's vacation is over
 
-    def server_down(self, messages):
-        raise smtplib.SMTPServerDisconnected("Connection unexpectedly closed")
+    def server_down(self):
+        raise ConnectionRefusedError(111, "Connection refused")
 
     with monkeypatch.context() as patched:
-        patched.setattr(locmem.EmailBackend, "send_messages", server_down)
+        patched.setattr(locmem.EmailBackend, "open", server_down)
         with django_capture_on_commit_callbacks(execute=True):
             done = due()
-    assert done["reminders"] == 0 and SentEmail.objects.count() == 0
+    assert done["reminders"] == 1 and SentEmail.objects.count() == 0 and mail.outbox == []
     assert done["vacations_ended"] == 1, "the failed email did not stop the sweep"
     assert Vacation.objects.get().ended_at is not None
+    (pending,) = PendingEmail.objects.all()
+    assert pending.attempts == 1 and pending.due_at == clock.current + timedelta(minutes=1)
+    sweep_twice(django_capture_on_commit_callbacks)
+    assert mail.outbox == [], "not before its time"
+    clock.advance(minutes=1)
     sweep_twice(django_capture_on_commit_callbacks)
     assert kinds_sent() == Counter(reminder=1)
     assert [m.to for m in mail.outbox] == [["alice@example.com"]]
     assert f"game {game.pk}" in mail.outbox[0].subject
+    assert not PendingEmail.objects.exists()
 
 
 def test_a_live_reminder_goes_only_to_a_player_who_is_away(
@@ -214,3 +220,148 @@ def test_a_live_reminder_goes_only_to_a_player_who_is_away(
         (["bob@example.com"], True)
     ]
     assert watched.seats.get(user=alice).deadline is not None
+
+
+# --- every decision gets its full time (issue 11, defect 1) -------------------------------------
+
+
+def person_moves(act, game, user, rng):
+    state = state_of(game)
+    move = rng.choice(engine.view(state, seat_of(game, user))["legal"])
+    del move["seat"]
+    act(submit_move, user, game.pk, game.version, move)
+
+
+def test_every_new_decision_gets_a_full_clock(act, alice, clock):
+    """Alice thinks for 20 of her 24 hours before each move. Whenever she must decide again
+    right after her own move (the team chooser going on to discard, a chooser leading the first
+    trick, a trick's winner leading the next), she has a full day again, not the 4 hours left."""
+    game = correspondence_game(act, alice, bots=("easy", "easy"))
+    rng = random.Random(11)
+    again = 0
+    while True:
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED:
+            break
+        seat = game.seats.get(user=alice)
+        assert 0 in engine.to_act(state_of(game)), "the bots answer at once"
+        assert seat.deadline == seat.acting_since + timedelta(days=1)
+        clock.advance(hours=20)
+        moved_at, version = clock.current, game.version
+        person_moves(act, game, alice, rng)
+        seat.refresh_from_db()
+        game.refresh_from_db()
+        if game.status == Game.Status.ACTIVE:
+            assert seat.deadline == moved_at + timedelta(days=1)
+            assert seat.reminder_due == moved_at + timedelta(hours=18)
+            again += game.version == version + 1  # nobody moved in between
+    assert again > 10, "she led many tricks after taking one"
+
+
+def test_a_missed_deadline_is_one_stand_in_move_one_email_and_one_count(
+    act, alice, clock, django_capture_on_commit_callbacks
+):
+    """Alice lets every other decision time out. Each missed deadline is exactly one stand-in
+    move, one "a bot moved for you" email and one timeout in a row, also when the stand-in's
+    move leaves her to decide again (she won the trick): that decision gets a full day."""
+    alice.email_turn = "never"
+    alice.email_reminders = True
+    alice.save()
+    game = correspondence_game(act, alice, bots=("easy", "easy"))
+    rng = random.Random(5)
+    again = timeouts = 0
+    for turn in range(400):
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED:
+            break
+        if turn % 2:
+            person_moves(act, game, alice, rng)
+            continue
+        records = MoveRecord.objects.filter(game=game, timeout=True).count()
+        emails = kinds_sent()["bot_moved"]
+        clock.advance(hours=25)
+        sweep_twice(django_capture_on_commit_callbacks)
+        timeouts += 1
+        assert MoveRecord.objects.filter(game=game, timeout=True).count() == records + 1
+        assert kinds_sent()["bot_moved"] == emails + 1
+        seat = game.seats.get(user=alice)
+        assert seat.timeouts_in_a_row == 1 and not seat.autopilot
+        game.refresh_from_db()
+        if game.status == Game.Status.ACTIVE:
+            assert seat.deadline == clock.current + timedelta(days=1)
+            timed_out = MoveRecord.objects.filter(game=game, timeout=True).last()
+            again += timed_out.number == game.moves.count()  # she decides again at once
+    assert again >= 3 and timeouts > 20
+
+
+# --- the sweep only queues, once, and backs off (issue 11, defects 5 and 6) ---------------------
+
+
+def test_no_your_turn_email_for_a_turn_that_timed_out_meanwhile(
+    act, alice, clock, django_capture_on_commit_callbacks
+):
+    correspondence_game(act, alice)
+    clock.advance(minutes=10)
+    with django_capture_on_commit_callbacks(execute=False):
+        assert due()["your_turn"] == 1  # queued; its task is lost (the site went down)
+    clock.advance(days=2)  # back up, long after her deadline
+    sweep_twice(django_capture_on_commit_callbacks)
+    assert kinds_sent() == Counter(bot_moved=1), "not 'please move before <a past time>'"
+
+
+def test_the_sweep_queues_each_thing_once_and_sends_nothing_itself(
+    act, alice, bob, clock, django_capture_on_commit_callbacks
+):
+    alice.email_turn = "never"  # only reminders, then
+    alice.save()
+    games = [correspondence_game(act, alice) for _ in range(3)]
+    clock.advance(hours=18, minutes=1)  # reminders due
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        found = due()
+        again = due()
+    assert found["reminders"] == 3 and again["reminders"] == 0
+    assert mail.outbox == [] and PendingEmail.objects.count() == 3
+    assert len(queued) == 3, "one task per email"
+    clock.advance(hours=6)  # the deadlines: one catch-up task per game, once
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        assert due()["timeouts"] == 3
+        assert due()["timeouts"] == 0
+    assert len([c for c in queued]) >= 3
+    assert all(g.moves.filter(timeout=True).count() == 0 for g in games), (
+        "the sweep moves for no one"
+    )
+
+
+def test_a_catch_up_that_keeps_failing_backs_off_then_gives_up_logged_once(
+    act, alice, clock, caplog, django_capture_on_commit_callbacks
+):
+    game = correspondence_game(act, alice)
+    clock.advance(days=1, minutes=1)
+    queued_at = []
+    for minute in range(0, 6 * 60):
+        with django_capture_on_commit_callbacks(execute=False):  # every task is lost
+            if due()["timeouts"]:
+                queued_at.append(minute)
+        clock.advance(minutes=1)
+    gaps = [b - a for a, b in zip(queued_at, queued_at[1:], strict=False)]
+    assert gaps == [5, 10, 20, 40, 60] and len(queued_at) == 6
+    assert caplog.text.count(f"gave up on catching up game {game.pk}") == 1
+
+
+def test_the_sweep_runs_a_fixed_number_of_queries(
+    act, alice, clock, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    def sweep_queries(count):
+        for _ in range(count):
+            correspondence_game(act, alice)
+        clock.advance(days=1, minutes=1)
+        with django_capture_on_commit_callbacks(execute=False):
+            from django.db import connection
+            from django.test.utils import CaptureQueriesContext
+
+            with CaptureQueriesContext(connection) as queries:
+                found = due()
+        assert found["timeouts"] >= count
+        return len(queries)
+
+    assert sweep_queries(2) == sweep_queries(6)

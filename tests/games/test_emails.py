@@ -1,8 +1,12 @@
 """Emails: in the recipient's language and time zone, with a one-click unsubscribe link that
-needs no login; a real SMTP server receives them."""
+needs no login; sent once per occasion through the outbox, to a real SMTP server that may be
+slow, refuse or be down."""
 
+import asyncio
 import socket
 import time
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.core import mail, signing
@@ -10,12 +14,12 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import notifications
+from games.actions.deadlines import due
+from games.actions.notify import queue_emails
+from games.models import Game, PendingEmail, SentEmail
+from games.tasks import send_email
 
 pytestmark = pytest.mark.django_db
-
-
-def send_digest(user, key="k"):
-    return notifications.send(user, "digest", key, {"games": []})
 
 
 @pytest.fixture
@@ -25,11 +29,24 @@ def daily(alice):
     return alice
 
 
-def test_an_email_goes_once_per_occasion(daily):
-    assert send_digest(daily)
-    assert not send_digest(daily)
-    assert send_digest(daily, key="other")
-    assert len(mail.outbox) == 2
+@pytest.fixture
+def invitation(act, alice, bob):
+    """An invitation of bob to alice's table, in the outbox, not sent yet."""
+    from games.actions import create_game
+
+    game = act(create_game, alice, players=3)
+    queue_emails([("invitation", [game.pk, bob.pk, "alice"])])
+    return PendingEmail.objects.get()
+
+
+def test_an_email_goes_once_per_occasion(act, alice, bob, invitation):
+    assert send_email(invitation.pk) is True
+    assert send_email(invitation.pk) is False, "the task again: nothing"
+    game = Game.objects.get()
+    again = queue_emails([("invitation", [game.pk, bob.pk, "alice"])])
+    assert again == 1 and send_email(PendingEmail.objects.get().pk) is False, "same occasion"
+    assert [m.to for m in mail.outbox] == [["bob@example.com"]]
+    assert not PendingEmail.objects.exists()
 
 
 def test_emails_speak_the_recipient_s_language_and_time(alice):
@@ -49,19 +66,22 @@ def test_emails_speak_the_recipient_s_language_and_time(alice):
     assert "midi" in message.body or "12:00" in message.body or "12 h" in message.body
 
 
-def test_unsubscribe_works_without_logging_in(client, daily):
-    send_digest(daily)
+def test_unsubscribe_works_without_logging_in(client, bob, invitation):
+    send_email(invitation.pk)
     link = mail.outbox[0].extra_headers["List-Unsubscribe"].strip("<>")
     path = link.split("://", 1)[1].split("/", 1)[1]
     page = client.get("/" + path)
     assert page.status_code == 200 and "Unsubscribe" in page.content.decode()
-    daily.refresh_from_db()
-    assert daily.email_turn == User.TurnEmail.DAILY, "GET changes nothing"
+    bob.refresh_from_db()
+    assert bob.email_invitations, "GET changes nothing"
     done = client.post("/" + path)  # what a mail client sends for one-click (RFC 8058)
     assert done.status_code == 200
-    daily.refresh_from_db()
-    assert daily.email_turn == User.TurnEmail.NEVER
-    assert not send_digest(daily, key="after")
+    bob.refresh_from_db()
+    assert not bob.email_invitations
+    game = Game.objects.get()
+    queue_emails([("invitation", [game.pk, bob.pk, "carol"])])
+    assert send_email(PendingEmail.objects.get().pk) is False
+    assert len(mail.outbox) == 1
 
 
 def test_forged_and_expired_unsubscribe_links_are_refused(client, alice, monkeypatch):
@@ -83,39 +103,118 @@ def test_bots_and_addressless_players_get_no_email(alice):
     bot = User.objects.create(username="b", bot_level="easy", email="bot@example.com")
     alice.email = ""
     alice.save()
-    assert not notifications.send(bot, "reminder", "k", {})
-    assert not notifications.send(alice, "reminder", "k", {})
-    assert mail.outbox == []
+    assert not notifications.wants(bot, "reminder")
+    assert not notifications.wants(alice, "reminder")
 
 
-def test_a_real_smtp_server_receives_the_email(daily, settings):
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def smtp_server(settings, answer="250 OK", delay=0.0):
+    """A real SMTP server on this machine that answers ``answer`` to each message, ``delay``
+    seconds after it has it; yields the list of the messages it took (to deliver)."""
     from aiosmtpd.controller import Controller
 
     received = []
 
     class Handler:
         async def handle_DATA(self, server, session, envelope):
-            received.append(envelope)
-            return "250 OK"
+            if answer.startswith("250"):
+                received.append(envelope)  # as a real server: stored first, then answered
+            await asyncio.sleep(delay)
+            return answer
 
-    with socket.socket() as probe:  # a free port on this machine
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     controller = Controller(Handler(), hostname="127.0.0.1", port=port)
     controller.start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST = "127.0.0.1"
+    settings.EMAIL_PORT = port
+    settings.EMAIL_USE_TLS = False
+    settings.EMAIL_TIMEOUT = 1
     try:
-        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-        settings.EMAIL_HOST = "127.0.0.1"
-        settings.EMAIL_PORT = port
-        settings.EMAIL_USE_TLS = False
-        assert send_digest(daily)
+        yield received
     finally:
         controller.stop()
+
+
+def test_a_real_smtp_server_receives_the_email(settings, invitation):
+    with smtp_server(settings) as received:
+        assert send_email(invitation.pk) is True
     (envelope,) = received
-    assert envelope.rcpt_tos == ["alice@example.com"]
+    assert envelope.rcpt_tos == ["bob@example.com"]
     text = envelope.content.decode()
     assert "List-Unsubscribe-Post: List-Unsubscribe=One-Click" in text
     assert "multipart/alternative" in text and "text/html" in text
+
+
+def test_a_slow_mail_server_gets_each_email_once(
+    settings, clock, invitation, django_capture_on_commit_callbacks
+):
+    # The server answers after 3 s, the site waits 1 s: the message was handed over and the
+    # server took it, but the site never heard so. It must not send it again, however many
+    # times the task or the sweep run.
+    with smtp_server(settings, delay=3.0) as received:
+        assert send_email(invitation.pk) is False
+        assert send_email(invitation.pk) is False
+        for _ in range(3):
+            clock.advance(minutes=10)
+            with django_capture_on_commit_callbacks(execute=True):
+                due()
+    assert len(received) == 1
+    assert SentEmail.objects.filter(kind="invitation").count() == 1
+    assert not PendingEmail.objects.exists()
+
+
+def test_an_email_the_server_refused_goes_later_once(
+    settings, clock, invitation, django_capture_on_commit_callbacks
+):
+    with smtp_server(settings, answer="451 4.3.0 try again later") as refused:
+        assert send_email(invitation.pk) is False
+    assert refused == [] and not SentEmail.objects.exists()
+    pending = PendingEmail.objects.get()
+    assert pending.attempts == 1 and pending.due_at == clock.current + timedelta(minutes=1)
+    with smtp_server(settings) as received:
+        with django_capture_on_commit_callbacks(execute=True):
+            assert due()["emails_requeued"] == 0, "not due yet"
+        clock.advance(minutes=1)
+        for _ in range(2):
+            with django_capture_on_commit_callbacks(execute=True):
+                due()
+    assert len(received) == 1 and not PendingEmail.objects.exists()
+
+
+def test_an_email_the_server_keeps_refusing_is_given_up_after_a_bound(
+    settings, clock, invitation, caplog, django_capture_on_commit_callbacks
+):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", free_port()  # nobody listens
+    settings.EMAIL_TIMEOUT = 1
+    attempts = []
+    for _ in range(40):
+        clock.advance(minutes=30)
+        with django_capture_on_commit_callbacks(execute=True):
+            due()
+        pending = PendingEmail.objects.first()
+        if pending is None:
+            break
+        attempts.append(pending.attempts)
+    assert PendingEmail.objects.count() == 0
+    assert sorted(set(attempts)) == list(range(1, len(notifications.RETRY_AFTER) + 1))
+    assert caplog.text.count("gave up on the email") == 1
+    assert mail.outbox == [] and not SentEmail.objects.exists()
+
+
+def test_an_email_being_sent_by_one_worker_is_left_alone_by_another(alice, bob, invitation):
+    PendingEmail.objects.filter(pk=invitation.pk).update(
+        claimed_until=notifications.clock.now() + timedelta(minutes=5)
+    )
+    assert send_email(invitation.pk) is False
+    assert mail.outbox == [] and PendingEmail.objects.exists()
 
 
 def test_invitations_and_game_started_emails(act, alice, bob, make_person):
@@ -137,16 +236,83 @@ def test_invitations_and_game_started_emails(act, alice, bob, make_person):
     assert [m.to for m in started] == [["alice@example.com"]], "not to bob, who started it"
 
 
-def test_the_daily_digest_lists_the_games_waiting(act, daily, clock):
+def test_the_daily_digest_lists_the_games_waiting(
+    act, daily, clock, django_capture_on_commit_callbacks
+):
     from games.actions import create_game
-    from games.actions.deadlines import send_digests
 
-    first = act(create_game, daily, players=2, bots=["easy"])
-    second = act(create_game, daily, players=2, bots=["easy"])
-    assert send_digests() == 1
-    assert send_digests() == 0, "once a day"
+    week = {"time_control": "correspondence", "move_seconds": 7 * 24 * 3600}
+    first = act(create_game, daily, players=2, bots=["easy"], **week)
+    second = act(create_game, daily, players=2, bots=["easy"], **week)
+    daily.time_zone = "UTC"
+    daily.save()
+    clock.current = datetime(2026, 11, 23, 6, 0, tzinfo=UTC)
+    for minutes in (0, 59, 1, 1, 60):
+        clock.advance(minutes=minutes)
+        with django_capture_on_commit_callbacks(execute=True):
+            due()
     (digest,) = mail.outbox
     assert "2 games are waiting for you" in digest.subject
     assert f"/games/{first.pk}/" in digest.body and f"/games/{second.pk}/" in digest.body
     clock.advance(days=1)
-    assert send_digests() == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        due()
+    assert [m.subject for m in mail.outbox] == ["2 games are waiting for you"] * 2
+
+
+def test_each_player_gets_the_digest_at_seven_in_their_own_time_zone_and_a_failed_one_later(
+    act, make_person, clock, monkeypatch, django_capture_on_commit_callbacks
+):
+    from django.core.mail.backends import locmem
+
+    from games.actions import create_game
+
+    week = {"time_control": "correspondence", "move_seconds": 7 * 24 * 3600}
+    players = {}
+    for name, zone in (("tokyo", "Asia/Tokyo"), ("paris", "Europe/Paris")):
+        person = make_person(name)
+        person.email_turn, person.time_zone = "daily", zone
+        person.save()
+        act(create_game, person, players=2, bots=["easy"], **week)
+        players[name] = person
+    clock.current = datetime(2026, 11, 23, 20, 0, tzinfo=UTC)
+
+    def sweep():
+        with django_capture_on_commit_callbacks(execute=True):
+            due()
+
+    def digests():
+        return [m.to[0].split("@")[0] for m in mail.outbox if "waiting for you" in m.subject]
+
+    sweep()  # schedules each player's next 07:00
+    clock.current = datetime(2026, 11, 23, 22, 1, tzinfo=UTC)  # 07:01 in Tokyo
+    sweep()
+    assert digests() == ["tokyo"]
+    clock.current = datetime(2026, 11, 24, 6, 1, tzinfo=UTC)  # 07:01 in Paris: the server is down
+
+    def server_down(self):
+        raise ConnectionRefusedError(111, "Connection refused")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(locmem.EmailBackend, "open", server_down)
+        sweep()
+    assert digests() == ["tokyo"]
+    for minutes in (1, 1, 30, 60):  # the sweep tries again until it goes, once
+        clock.advance(minutes=minutes)
+        sweep()
+    assert digests() == ["tokyo", "paris"]
+    clock.current = datetime(2026, 11, 24, 22, 1, tzinfo=UTC)  # the next day in Tokyo
+    sweep()
+    assert digests() == ["tokyo", "paris", "tokyo"]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_turn_emails_read_well_in_both_languages(alice, language):
+    alice.language, alice.time_zone = language, "America/New_York"
+    game = Game(pk=7, players=3, seed=1, invite_code="x")
+    deadline = datetime(2026, 11, 23, 20, 30, tzinfo=UTC)  # 3:30 p.m. in New York
+    for kind in ("your_turn", "reminder"):
+        message = notifications.render(alice, kind, {"game": game, "deadline": deadline})
+        for text in (message.body, message.alternatives[0][0]):
+            assert ".." not in text and ". ." not in text
+            assert ("3:30 p.m." if language == "en" else "15:30") in text

@@ -1,5 +1,7 @@
 """Tables before play: create, join, leave, bots, start; every refusal changes nothing."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -15,6 +17,8 @@ from games.actions import (
     remove_bot,
     start_game,
 )
+from games.actions.lobby import TIME_CONTROLS
+from games.forms import CreateGameForm
 from games.models import Game, Round
 
 pytestmark = pytest.mark.django_db
@@ -142,3 +146,40 @@ def test_tables_say_their_time_control(act, client, alice, bob):
     page = client.get(reverse("game", args=[slow.pk])).content.decode()
     assert "correspondence, 2 days a move" in page
     assert quick.pace == "live, 1 minute a move"
+
+
+def _options(html: str, name: str) -> list[tuple[str, bool]]:
+    """The (value, selected) of each option of the select named ``name``."""
+    select = re.search(rf'<select id="[^"]*" name="{name}">(.*?)</select>', html, re.S).group(1)
+    return [
+        (value, bool(selected))
+        for value, selected in re.findall(r'<option value="([^"]*)"( selected)?', select)
+    ]
+
+
+def test_the_new_game_form_offers_what_the_code_accepts(client, alice):
+    """The times per move and bot levels come from the code that checks them: every one offered
+    is accepted, and nothing accepted is missing from the form."""
+    client.force_login(alice)
+    html = client.get(reverse("lobby")).content.decode()
+    times = _options(html, "move_seconds")
+    accepted = [f"{c}:{s}" for c, options in TIME_CONTROLS.items() for s in options]
+    assert [value for value, _ in times] == accepted
+    assert [value for value, selected in times if selected] == ["live:300"]
+    seat = _options(html, "seat_1")
+    assert [value for value, _ in seat] == ["", *User.BotLevel.values]
+    assert [value for value, selected in seat if selected] == [User.DEFAULT_BOT_LEVEL]
+    assert [int(value) for value, _ in _options(html, "players")] == list(engine.PLAYER_COUNTS)
+    assert ">7 days<" in html and ">1 minute<" in html and ">Medium bot<" in html
+    for value in accepted:
+        form = CreateGameForm({"players": "2", "move_seconds": value})
+        assert form.is_valid(), value
+
+
+def test_the_add_bot_form_offers_every_level(act, client, alice):
+    game = act(create_game, alice, players=3, bots=[None, None])
+    client.force_login(alice)
+    html = client.get(reverse("game", args=[game.pk])).content.decode()
+    levels = _options(html, "level")
+    assert [value for value, _ in levels] == User.BotLevel.values
+    assert [value for value, selected in levels if selected] == [User.DEFAULT_BOT_LEVEL]

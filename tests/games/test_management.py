@@ -72,3 +72,26 @@ def test_setup_demo_refuses_to_run_in_production(settings):
         setup_demo()
 
     assert not User.objects.exists()
+
+
+def test_setup_demo_gives_the_demo_a_game_to_replay_and_a_game_in_play(client):
+    from django.urls import reverse
+
+    from games import engine
+    from games.models import Game
+
+    output = setup_demo()
+    demo = User.objects.get(username=DEMO_USERNAME)
+    finished = Game.objects.get(seats__user=demo, status=Game.Status.FINISHED)
+    playing = Game.objects.get(seats__user=demo, status=Game.Status.ACTIVE)
+    assert reverse("game_replay", args=[finished.pk]) in output
+    assert reverse("game", args=[playing.pk]) in output
+    state = engine.state_from_json(playing.state)
+    assert state.round == 2 and state.phase == "tricks"
+    assert playing.seats.get(user=demo).position in engine.to_act(state)
+    client.force_login(demo)
+    replay = client.get(reverse("game_replay", args=[finished.pk]), {"step": 5})
+    assert replay.status_code == 200 and 'data-zone="replay-hands"' in replay.content.decode()
+
+    setup_demo()
+    assert Game.objects.filter(seats__user=demo).count() == 2

@@ -8,11 +8,11 @@ from games import engine
 from games.actions import ActionError, StaleVersion, create_game, submit_move
 from games.actions.moves import site_bot
 from games.bots import Medium, hard
-from games.engine import PlaceToken, PlayCard, move_from_json
-from games.models import BoardToken, Game, MoveRecord, Play, Round, Trick
+from games.models import BoardToken, Game, MoveRecord
 from tests.bots.helpers import mid_round
 
 from .conftest import play_out, seat_of, state_of
+from .records import assert_records_agree
 
 pytestmark = pytest.mark.django_db
 
@@ -137,38 +137,6 @@ def test_an_unfinished_game_replays_too(act, alice):
     game = act(create_game, alice, players=5, bots=["medium"] * 4, target=50)
     game = play_out(act, game, [alice], random.Random(4), until=lambda s: len(s.results) == 1)
     assert_records_agree(game)
-
-
-def assert_records_agree(game):
-    """Seed + move log rebuild the stored state; the rows say what the state says."""
-    game.refresh_from_db()
-    log = [move_from_json(r.move) for r in MoveRecord.objects.filter(game=game)]
-    assert [r.number for r in MoveRecord.objects.filter(game=game)] == list(range(1, len(log) + 1))
-    state = engine.replay(game.players, game.seed, game.target, log)
-    assert state == engine.state_from_json(game.state)
-    rounds = list(Round.objects.filter(game=game))
-    assert len(rounds) == state.round
-    for row, result in zip(rounds, state.results, strict=False):
-        assert row.scores == list(result.scores)
-        assert row.tricks_won == list(result.tricks)
-        assert row.loot_won == list(result.loot)
-        assert (row.trump, row.supertrump, row.points) == (
-            result.terms.trump,
-            result.terms.super,
-            result.terms.points,
-        )
-        assert row.teams == [list(t) for t in result.teams] and row.bonus == result.bonus
-        assert row.tricks.count() == sum(result.tricks)
-        assert sum(len(t.loot) for t in row.tricks.all()) == sum(result.loot)
-    tokens = [m for m in log if isinstance(m, PlaceToken)]
-    assert BoardToken.objects.filter(round__game=game).count() == len(tokens)
-    plays = [m.card for m in log if isinstance(m, PlayCard)]
-    assert sorted(Play.objects.filter(trick__round__game=game).values_list("card", flat=True)) == (
-        sorted(plays)
-    )
-    totals = engine.game_standings(state).totals
-    assert [s.score for s in game.seats.all()] == totals
-    assert Trick.objects.filter(round__game=game, winner__isnull=True).count() <= 1
 
 
 def test_the_site_gives_hard_its_time_budget(settings):

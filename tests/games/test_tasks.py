@@ -51,9 +51,11 @@ def test_the_timeout_task_is_safe_to_run_twice_or_late(act, alice, clock):
     game.refresh_from_db()  # the bot may have moved first
     version = game.version
     clock.advance(minutes=6)
-    assert play_timeouts(game.pk, version) == 1
+    before = MoveRecord.objects.filter(game=game).count()
+    made = play_timeouts(game.pk, version)
     game.refresh_from_db()
     moved = MoveRecord.objects.filter(game=game).count()
+    assert made == moved - before >= 1, "the stand-in's move, then the bot's in the same task"
     assert MoveRecord.objects.filter(game=game, timeout=True).count() == 1
     assert play_timeouts(game.pk, version) == 0
     assert play_timeouts(game.pk, game.version) == 0, "the new deadline is not due yet"

@@ -7,7 +7,8 @@ from django.core import mail
 from django.urls import reverse
 
 from games.actions import ActionError, create_game, end_vacation, start_vacation
-from games.actions.deadlines import due, send_digests, vacation_left
+from games.actions.deadlines import due, vacation_left
+from games.actions.deadlines import due as sweep
 from games.models import Game, Vacation
 
 from .conftest import correspondence_game
@@ -44,7 +45,13 @@ def test_vacation_pauses_correspondence_deadlines_and_resumes_with_the_time_left
     assert vacation_left(alice, clock.current) == timedelta(days=12)
 
 
-def test_a_vacation_ends_by_itself_with_a_warning_the_day_before(alice, clock):
+def test_a_vacation_ends_by_itself_with_a_warning_the_day_before(
+    alice, clock, django_capture_on_commit_callbacks
+):
+    def due():
+        with django_capture_on_commit_callbacks(execute=True):
+            sweep()
+
     start_vacation(alice, 2)
     clock.advance(hours=12)
     due()
@@ -99,21 +106,38 @@ def test_a_vacation_that_ends_by_itself_starts_the_paused_clock_again(act, alice
 
 
 def test_no_turn_emails_while_on_vacation(act, alice, clock, django_capture_on_commit_callbacks):
+    def sweep():
+        with django_capture_on_commit_callbacks(execute=True):
+            due()
+
     game = correspondence_game(act, alice, bots=["easy"])
     assert game.seats.get(user=alice).acting_since is not None
-    start_vacation(alice, 3)
-    clock.advance(hours=1)
-    with django_capture_on_commit_callbacks(execute=True):
-        due()
-    assert [m.subject for m in mail.outbox] == []
     alice.email_turn = "daily"
+    alice.email_reminders = False
     alice.save()
-    assert send_digests(clock.current) == 0
+    sweep()  # schedules her first digest, at 07:00 in her time zone
+    start_vacation(alice, 3)
+    clock.advance(days=1)
+    sweep()
+    assert [m.subject for m in mail.outbox] == [], "no digest while away"
     end_vacation(alice)
-    assert send_digests(clock.current) == 1
+    clock.advance(hours=23)  # her next 07:00 comes, not her deadline
+    sweep()
+    assert [m.subject for m in mail.outbox] == ["1 game is waiting for you"]
     alice.email_turn = "at_once"
     alice.save()
     clock.advance(minutes=10)
+    sweep()
+    assert ["Your turn" in m.subject for m in mail.outbox] == [False, True]
+
+
+def test_no_bot_moved_email_while_on_vacation_in_a_live_game(
+    act, alice, clock, django_capture_on_commit_callbacks
+):
+    live = act(create_game, alice, players=2, bots=["easy"], move_seconds=60)
+    start_vacation(alice, 3)  # live games are not paused: the stand-in moves, silently
+    clock.advance(minutes=2)
     with django_capture_on_commit_callbacks(execute=True):
         due()
-    assert ["Your turn" in m.subject for m in mail.outbox] == [False, True]
+    assert live.moves.filter(timeout=True).count() == 1
+    assert mail.outbox == []

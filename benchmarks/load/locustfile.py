@@ -1,0 +1,143 @@
+"""The people of the load test (``benchmarks/load/run.py`` starts everything and reads the
+results): each one sits at a live 4-player table, asks for news as a page does (the poll), and
+moves the moment it is their turn, with a look at the lobby, a profile or the whole game page
+now and then. Who sits where, with which session, comes from ``NYET_LOAD_SEATS`` (a JSON file).
+
+To choose a legal move without parsing pages, a person reads the game's state from the
+database and asks the engine for ``view(state, seat)["legal"]`` (their own seat's moves, as the
+page would show them); everything it does to the site goes over HTTP, like a browser behind
+the proxy (``X-Forwarded-Proto``, and ``X-Forwarded-For`` with an address of its own).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import threading
+
+import psycopg
+from locust import HttpUser, between, events, task
+
+from games import engine
+
+SEATS = json.loads(open(os.environ["NYET_LOAD_SEATS"]).read())
+VERSION = re.compile(r'data-version="(\d+)"')
+_lock = threading.Lock()
+_next = 0
+_database = None
+accepted = {"moves": 0, "refused": 0}
+
+
+def database():
+    global _database
+    if _database is None:
+        _database = psycopg.connect(os.environ["NYET_LOAD_DATABASE"], autocommit=True)
+    return _database
+
+
+def state_of(game: int):
+    with _lock:
+        row = database().execute("SELECT state FROM games_game WHERE id = %s", [game]).fetchone()
+    return engine.state_from_json(row[0] if isinstance(row[0], dict) else json.loads(row[0]))
+
+
+def form_of(move: dict, version: int, round_number: int) -> dict:
+    kind = next(k for k in move if k != "seat")
+    data = {"version": version, "kind": kind, "round": round_number}
+    if kind == "token":
+        data["box"] = ":".join(move[kind])
+    elif kind == "teams":
+        team = move[kind]["team"]
+        data["partner"] = list(team[1:])
+        data["bonus"] = "" if move[kind]["bonus"] is None else move[kind]["bonus"]
+    elif kind == "discard":
+        data["cards"] = move[kind]
+    else:
+        data["card"] = move[kind]
+    return data
+
+
+class Person(HttpUser):
+    # Between two looks at the table. A page with push asks once per move; one without it polls
+    # every 3 s; a person here looks about every second, so as to move soon after their turn.
+    wait_time = between(0.5, 1.5)
+
+    def on_start(self):
+        global _next
+        with _lock:
+            self.seat = SEATS[_next % len(SEATS)]
+            _next += 1
+        self.version = 0
+        host = self.host.split("://", 1)[1]
+        self.client.headers.update(
+            {
+                "Cookie": f"sessionid={self.seat['session']}; csrftoken={self.seat['csrf']}",
+                "X-CSRFToken": self.seat["csrf"],
+                "X-Forwarded-Proto": "https",
+                "X-Forwarded-For": self.seat["address"],
+                "Origin": f"https://{host}",
+                "HX-Request": "true",
+            }
+        )
+
+    @task(20)
+    def play(self):
+        game = self.seat["game"]
+        with self.client.get(
+            f"/games/{game}/poll/?version={self.version}", name="poll", catch_response=True
+        ) as answer:
+            if answer.status_code == 204:
+                answer.success()
+                return
+            if answer.status_code != 200 or not VERSION.search(answer.text):
+                answer.failure(f"poll answered {answer.status_code}")
+                return
+        state = state_of(game)
+        self.version = int(VERSION.search(answer.text)[1])
+        if self.seat["position"] not in engine.to_act(state):
+            return
+        seen = engine.view(state, self.seat["position"])
+        legal = seen["legal"]
+        if not legal:
+            return
+        move = random.choice(legal)
+        version = self.version
+        data = form_of(move, version, seen["round"])
+        with self.client.post(
+            f"/games/{game}/move/", data=data, name="move", catch_response=True
+        ) as answer:
+            if answer.status_code != 200:
+                answer.failure(f"move answered {answer.status_code}")
+            elif 'class="error' in answer.text:
+                # Someone else moved in the same instant (a simultaneous discard): asked again.
+                accepted["refused"] += 1
+                answer.success()
+            else:
+                accepted["moves"] += 1
+                answer.success()
+                found = VERSION.search(answer.text)
+                self.version = int(found[1]) if found else version
+
+    @task(1)
+    def lobby(self):
+        self.client.get("/", name="lobby", headers={"HX-Request": ""})
+
+    @task(1)
+    def profile(self):
+        self.client.get(f"/players/{self.seat['username']}/", name="profile")
+
+    @task(1)
+    def game_page(self):
+        self.client.get(
+            f"/games/{self.seat['game']}/", name="game page", headers={"HX-Request": ""}
+        )
+
+
+@events.quitting.add_listener
+def _write_counts(environment, **kwargs):
+    path = os.environ.get("NYET_LOAD_COUNTS")
+    if path:
+        with open(path, "w") as out:
+            json.dump(accepted, out)

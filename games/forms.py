@@ -1,0 +1,270 @@
+"""The forms behind every POST of the game pages. They shape untrusted input (types, lengths,
+bounded integers) and refuse it with the same sentences the actions use; whether a move or a
+table change is allowed is the actions' (and the engine's) question.
+
+Messages repeat at most a short prefix of what was sent (``quote``).
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from accounts.models import User
+from games.actions.deadlines import VACATION_DAYS
+from games.actions.errors import quote
+from games.actions.lobby import MAX_TARGET, TIME_CONTROLS
+from games.engine import PLAYER_COUNTS
+from games.engine.cards import ALL_CARDS
+from games.engine.moves import KINDS
+from games.models import Game
+
+MALFORMED = _("That move is not understood.")
+MAX_VERSION = 2**31 - 1  # Game.version is a PositiveIntegerField
+SEATS = [(str(s), str(s)) for s in range(5)]
+BOT_LEVELS = tuple(User.BotLevel.values)
+LONGEST_CARD = max(len(c) for c in ALL_CARDS)
+VACATION_DAYS_AT_MOST = 366  # more than a year's allowance, less than any date overflow
+DEFAULT_TIME = f"{Game.TimeControl.LIVE}:{5 * 60}"
+DEFAULT_PLAYERS = 4
+
+
+def time_label(seconds: int) -> str:
+    """“5 minutes”, “2 days”: a time per move as the new-game form offers it."""
+    if seconds % 86400 == 0:
+        days = seconds // 86400
+        return ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
+    minutes = seconds // 60
+    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+
+
+def time_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    """The times per move offered (``actions.lobby.TIME_CONTROLS``), grouped by time control:
+    ``[(group label, [(value, label), ...]), ...]``."""
+    return [
+        (
+            Game.TimeControl(control).label,
+            [(f"{control}:{seconds}", time_label(seconds)) for seconds in options],
+        )
+        for control, options in TIME_CONTROLS.items()
+    ]
+
+
+def new_game_choices() -> dict:
+    """What the new-game form offers, from the code that checks it."""
+    return {
+        "player_counts": PLAYER_COUNTS,
+        "default_players": DEFAULT_PLAYERS,
+        "bot_levels": User.BotLevel.choices,
+        "default_bot_level": User.DEFAULT_BOT_LEVEL,
+        "time_choices": time_choices(),
+        "default_time": DEFAULT_TIME,
+        "max_target": MAX_TARGET,
+    }
+
+
+class Strings(forms.Field):
+    """Every value sent under one name (``cards=B7&cards=Y2``), each a short string."""
+
+    widget = forms.MultipleHiddenInput
+
+    def __init__(self, *, max_items: int, max_length: int, **kwargs):
+        self.max_items = max_items
+        self.max_length = max_length
+        super().__init__(**kwargs)
+
+    def to_python(self, value) -> list[str]:
+        values = list(value or [])
+        if len(values) > self.max_items or any(
+            not isinstance(v, str) or len(v) > self.max_length for v in values
+        ):
+            raise ValidationError(MALFORMED, code="malformed")
+        return values
+
+
+class MoveForm(forms.Form):
+    """One move, as the game page posts it (another engineer builds the page on this contract):
+    ``version`` and ``kind`` always; then by kind, token: ``box`` = "<line>:<box>"; teams:
+    ``partner`` (a seat, 0 to 2 times: the first player's partners) and ``bonus`` (a seat, or
+    empty); discard: ``cards`` (repeated); pass and play: ``card``."""
+
+    version = forms.IntegerField(min_value=0, max_value=MAX_VERSION)
+    # A discard or pass is chosen by all seats at once: its page says which round it was for,
+    # so that the others' choices meanwhile do not make it stale (games.actions.submit_move).
+    round = forms.IntegerField(min_value=1, max_value=1000, required=False)
+    kind = forms.ChoiceField(choices=[(k, k) for k in KINDS])
+    box = forms.CharField(required=False, max_length=20)
+    partner = forms.TypedMultipleChoiceField(choices=SEATS, coerce=int, required=False)
+    bonus = forms.TypedChoiceField(
+        choices=[("", ""), *SEATS], coerce=int, empty_value=None, required=False
+    )
+    cards = Strings(max_items=15, max_length=LONGEST_CARD, required=False)
+    card = forms.CharField(required=False, max_length=LONGEST_CARD)
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            raise ValidationError(MALFORMED, code="malformed")
+        kind = data["kind"]
+        if kind == "token" and data["box"].count(":") != 1:
+            raise ValidationError(MALFORMED, code="malformed")
+        if kind in ("pass", "play") and not data["card"]:
+            raise ValidationError(MALFORMED, code="malformed")
+        return data
+
+    def move(self, seat: int | None) -> dict:
+        """The engine's move, in its JSON form without the seat (``{"play": "Y7"}``). A team is
+        the first player's (``seat``) with the partners named."""
+        data = self.cleaned_data
+        kind = data["kind"]
+        if kind == "token":
+            return {"token": data["box"].split(":")}
+        if kind == "teams":
+            return {"teams": {"team": [seat, *data["partner"]], "bonus": data["bonus"]}}
+        if kind == "discard":
+            return {"discard": data["cards"]}
+        return {kind: data["card"]}
+
+
+def first_error(form: forms.Form) -> str:
+    """The form's first message, the form's own before its fields' (one is enough for a player
+    to put things right)."""
+    for errors in (form.non_field_errors(), *form.errors.values()):
+        if errors:
+            return str(errors[0])
+    return str(MALFORMED)
+
+
+class CreateGameForm(forms.Form):
+    CHOOSE = _("Choose the number of players and the rounds from the form.")
+    PLAYERS = _("Nyet! is played by 2 to 5 players.")
+
+    players = forms.IntegerField(
+        min_value=2,
+        max_value=5,
+        error_messages={"required": CHOOSE, "invalid": CHOOSE, "min_value": PLAYERS},
+    )
+    target = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_TARGET,
+        error_messages={"invalid": CHOOSE},
+    )
+    move_seconds = forms.ChoiceField(
+        required=False,
+        choices=[
+            (f"{control}:{seconds}", f"{control}:{seconds}")
+            for control, options in TIME_CONTROLS.items()
+            for seconds in options
+        ],
+        error_messages={"invalid_choice": _("Choose one of the offered times per move.")},
+    )
+    visibility = forms.ChoiceField(
+        required=False,
+        choices=Game.Visibility.choices,
+        error_messages={"invalid_choice": _("Choose public or private.")},
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["players"].error_messages["max_value"] = self.PLAYERS
+        target = _("The point target must be between 1 and %(max)s.") % {"max": MAX_TARGET}
+        for bound in ("min_value", "max_value"):
+            self.fields["target"].error_messages[bound] = target
+        for p in range(1, 5):  # the form offers four other seats; seats beyond the count: ignored
+            self.fields[f"seat_{p}"] = forms.ChoiceField(
+                required=False,
+                choices=[("", ""), *User.BotLevel.choices],
+                error_messages={"invalid_choice": _("Choose a bot level or an open seat.")},
+            )
+
+    def options(self) -> dict:
+        """The keyword arguments of ``actions.create_game``."""
+        data = self.cleaned_data
+        players = data["players"]
+        time_control, seconds = (data["move_seconds"] or DEFAULT_TIME).split(":")
+        return {
+            "players": players,
+            "bots": [data[f"seat_{p}"] or None for p in range(1, players)],
+            "target": data["target"],
+            "time_control": time_control,
+            "move_seconds": int(seconds),
+            "visibility": data["visibility"] or Game.Visibility.PUBLIC,
+        }
+
+
+class LevelForm(forms.Form):
+    """A bot level (add a bot; start with bots in the open seats)."""
+
+    level = forms.CharField(required=False, strip=False)
+
+    def __init__(self, *args, default: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.default = default
+
+    def clean_level(self) -> str:
+        level = self.cleaned_data["level"] or self.default
+        if level not in BOT_LEVELS:
+            raise ValidationError(
+                _("There is no bot level “%(level)s”.") % {"level": quote(level)}, code="level"
+            )
+        return level
+
+
+class PositionForm(forms.Form):
+    position = forms.IntegerField(
+        min_value=0,
+        max_value=4,
+        error_messages={
+            key: _("There is no bot in that seat.")
+            for key in ("required", "invalid", "min_value", "max_value")
+        },
+    )
+
+
+class JoinForm(forms.Form):
+    """The invite code, when the table is private (a wrong one is answered as no code at all)."""
+
+    invite = forms.CharField(required=False, max_length=64)
+
+    def code(self) -> str:
+        return self.cleaned_data["invite"] if self.is_valid() else ""
+
+
+class InviteForm(forms.Form):
+    username = forms.CharField(error_messages={"required": _("Give the username of a player.")})
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        if len(username) > User._meta.get_field("username").max_length:
+            raise ValidationError(
+                _("There is no player called “%(name)s”.") % {"name": quote(username)},
+                code="no_user",
+            )
+        return username
+
+
+class VacationForm(forms.Form):
+    DAYS = _("Choose a whole number of days, at least one.")
+
+    action = forms.ChoiceField(required=False, choices=[("start", "start"), ("end", "end")])
+    days = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=VACATION_DAYS_AT_MOST,
+        error_messages={"invalid": DAYS, "min_value": DAYS},
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["days"].error_messages["max_value"] = _(
+            "A vacation lasts at most %(days)s days a year."
+        ) % {"days": VACATION_DAYS}
+
+    def clean(self):
+        data = super().clean()
+        if data.get("action") != "end" and not self.errors and data.get("days") is None:
+            raise ValidationError(self.DAYS, code="days")
+        return data

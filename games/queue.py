@@ -1,0 +1,57 @@
+"""Handing work to the Celery workers, after the change that calls for it has committed.
+
+Tasks are named, not imported, so that the write path (``games.actions``) does not import the
+tasks that call it. Each kind of work has its queue, so that slow work never holds up the work a
+player is waiting for (``nyet_site/settings.py``, ``CELERY_TASK_ROUTES``):
+
+- ``play``: bot moves a person waits for;
+- ``catchup``: what the sweep finds due (timeouts, bot turns whose task was lost);
+- ``email``: one task per email of the outbox;
+- ``sweep``: the periodic sweep itself.
+
+A broker that cannot be reached never undoes or slows down a move: the first failed publish
+is logged and, for ``BROKER_RETRY_AFTER`` seconds, nothing more is tried (each try would wait
+for a connection timeout); the work is written in the database, so the sweep queues it again.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from celery import current_app
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+BROKER_RETRY_AFTER = 10.0  # seconds
+_broker_down_until = 0.0
+
+
+def publish(task_name: str, *args, **options) -> bool:
+    """Send ``task_name(*args)`` to its queue now; whether it was sent."""
+    global _broker_down_until
+    task = current_app.tasks[task_name]
+    if current_app.conf.task_always_eager:
+        task.apply_async(args, **options)  # in-process: a failure is the caller's to see
+        return True
+    if time.monotonic() < _broker_down_until:
+        return False
+    try:
+        task.apply_async(args, **options)
+    except Exception:
+        _broker_down_until = time.monotonic() + BROKER_RETRY_AFTER
+        log.exception("could not queue %s%r: the broker is unreachable", task_name, args)
+        return False
+    return True
+
+
+def publish_on_commit(task_name: str, *args, **options) -> None:
+    """``publish`` once the current transaction commits (at once outside of one)."""
+    transaction.on_commit(lambda: publish(task_name, *args, **options))
+
+
+def broker_back() -> None:
+    """Forget a broker failure (tests that bring the broker back)."""
+    global _broker_down_until
+    _broker_down_until = 0.0

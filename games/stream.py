@@ -1,0 +1,76 @@
+"""The game's event stream (Server-Sent Events): what an open game page listens to.
+
+It runs on the web process's event loop (an ASGI server: uvicorn), so an open page holds no
+thread. It says only the game's version: first the current one (so a page that reconnects after
+missing moves catches up at once), then each new one; the page then fetches its own seat's
+fragment (``games/views.py``). A comment line every ``KEEP_ALIVE`` seconds lets the browser and
+the proxies in between tell a live connection from a dead one. After ``LIFETIME`` the stream
+ends and the browser reconnects by itself (EventSource), so that a deployment can drain.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIRequest
+from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from games.live import hub
+from games.models import Game
+from games.selectors import can_view
+
+KEEP_ALIVE = 15.0  # seconds
+LIFETIME = 300.0  # seconds
+RETRY_MS = 1000  # how soon the browser reconnects
+
+
+def _visible(game_id: int, user, invite_code: str) -> bool:
+    """The game page's rule (``selectors.can_view``): a private game's stream is no one
+    else's business either."""
+    game = Game.objects.filter(pk=game_id).first()
+    return game is not None and can_view(game, user, invite_code)
+
+
+def event(version: int) -> str:
+    return f"id: {version}\nevent: version\ndata: {version}\n\n"
+
+
+async def game_events(game_id: int, lifetime: float = LIFETIME):
+    """The stream's text: the version now, then each new one, and keep-alive comments."""
+    async with hub.listen(game_id) as versions:  # listening before reading: nothing slips by
+        sent = await sync_to_async(_current)(game_id)
+        yield f"retry: {RETRY_MS}\n" + event(sent)
+        ends = time.monotonic() + lifetime
+        while (left := ends - time.monotonic()) > 0:
+            try:
+                version = await asyncio.wait_for(versions.get(), min(KEEP_ALIVE, left))
+            except TimeoutError:
+                yield ": keep-alive\n\n"
+                continue
+            if version > sent:
+                sent = version
+                yield event(version)
+
+
+def _current(game_id: int) -> int:
+    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first() or 0
+
+
+@require_GET
+async def events(request, pk: int):
+    user = await request.auser()
+    invite_code = request.GET.get("invite", "")[:64]
+    if not await sync_to_async(_visible)(pk, user, invite_code):
+        raise Http404(_("There is no such game."))
+    if not isinstance(request, ASGIRequest):
+        # Under a WSGI server an open stream would hold a thread for as long as the page stays
+        # open: 204 tells the browser's EventSource to stop, and the page polls instead.
+        return HttpResponse(status=204)
+    response = StreamingHttpResponse(game_events(pk), content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response

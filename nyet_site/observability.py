@@ -1,0 +1,108 @@
+"""What the processes say about their work: one log line per request and per task, and the
+health check that load balancers and process managers ask (``/healthz``).
+
+    a request -> "POST /games/12/move/ 200 34ms game=12 move=play"
+    a task    -> "task play_bots game=12 version=40 SUCCESS result=3 120ms"
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from celery import current_app
+from celery.signals import task_postrun, task_prerun
+from django.db import connection
+from django.http import JsonResponse
+
+log = logging.getLogger("nyet.requests")
+task_log = logging.getLogger("nyet.tasks")
+
+
+class RequestLogMiddleware:
+    """One line per request: method, path, status, time, and the game and move it was about.
+    Works in both worlds, so that the async game streams do not pay for a thread hop."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request):
+        if self.is_async:
+            return self._acall(request)
+        started = time.perf_counter()
+        response = self.get_response(request)
+        self._log(request, response, started)
+        return response
+
+    async def _acall(self, request):
+        started = time.perf_counter()
+        response = await self.get_response(request)
+        self._log(request, response, started)
+        return response
+
+    def _log(self, request, response, started) -> None:
+        took = (time.perf_counter() - started) * 1000
+        details = []
+        match = getattr(request, "resolver_match", None)
+        if match and "pk" in match.kwargs and match.url_name and match.url_name.startswith("game"):
+            details.append(f"game={match.kwargs['pk']}")
+        if request.method == "POST" and "kind" in request.POST:
+            details.append(f"move={request.POST['kind'][:10]}")
+        log.info(
+            "%s %s %s %dms %s",
+            request.method,
+            request.path,
+            response.status_code,
+            took,
+            " ".join(details),
+        )
+
+
+_task_started: dict[str, float] = {}
+
+
+@task_prerun.connect
+def _task_starts(task_id=None, **kwargs):
+    _task_started[task_id] = time.perf_counter()
+
+
+@task_postrun.connect
+def _task_ends(task_id=None, task=None, args=None, retval=None, state=None, **kwargs):
+    started = _task_started.pop(task_id, None)
+    took = (time.perf_counter() - started) * 1000 if started else 0
+    args = list(args or ())
+    names = {"play_bots": "game", "play_timeouts": "game", "send_email": "email"}
+    name = task.name.rsplit(".", 1)[-1] if task else "?"
+    what = f"{names[name]}={args[0]}" if name in names and args else ""
+    if name in ("play_bots", "play_timeouts") and len(args) > 1:
+        what += f" version={args[1]}"
+    task_log.info("task %s %s %s result=%s %dms", name, what, state, retval, took)
+
+
+def healthz(request):
+    """200 when the database and the broker answer, else 503 with what failed: for load
+    balancers and process managers. Cheap: no session, no player."""
+    checks = {}
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        checks["database"] = "ok"
+    except Exception as error:
+        checks["database"] = f"unreachable: {type(error).__name__}"
+    try:
+        # The site's app (nyet_site/__init__.py loads it), without importing nyet_site.celery,
+        # which imports this module for its task signals.
+        with current_app.connection_for_write() as broker:
+            broker.ensure_connection(max_retries=1, timeout=1)
+        checks["broker"] = "ok"
+    except Exception as error:
+        checks["broker"] = f"unreachable: {type(error).__name__}"
+    healthy = all(value == "ok" for value in checks.values())
+    return JsonResponse(checks, status=200 if healthy else 503)

@@ -1,0 +1,181 @@
+"""Stats read from the records (games.stats): each figure checked against the same games'
+results worked out here from the engine's replay of their move logs, a fixed number of queries
+however many games, and the pages in both languages."""
+
+from collections import Counter
+
+import pytest
+from django.urls import reverse
+
+from games import engine, stats
+from games.models import Game, MoveRecord
+from games.table import box_label
+
+pytestmark = pytest.mark.django_db
+
+
+def replayed(game: Game):
+    """(final state, moves) of a finished game, from its move log."""
+    moves = [engine.move_from_json(r.move) for r in MoveRecord.objects.filter(game=game)]
+    return engine.replay(game.players, game.seed, game.target, moves), moves
+
+
+def expected_rounds(games, user):
+    """Per player count: rounds, points, tricks, loot, bonus rounds, on the bonus team, first."""
+    figures = {}
+    for game in games:
+        seat = game.seats.get(user=user).position
+        state, _ = replayed(game)
+        row = figures.setdefault(game.players, Counter())
+        for result in state.results:
+            mine = next(team for team in result.teams if seat in team)
+            row["rounds"] += 1
+            row["points"] += result.scores[seat]
+            row["tricks"] += result.tricks[seat]
+            row["loot"] += result.loot[seat]
+            row["first"] += result.terms.first == seat
+            if result.bonus is not None:
+                row["bonus_rounds"] += 1
+                row["bonus_team"] += result.bonus in mine
+    return figures
+
+
+@pytest.fixture
+def games(finish_game, alice):
+    """Three finished games of alice's, at 3 and 5 players (bonus cards) and at 2."""
+    return [
+        finish_game(alice, bots=("easy", "medium"), seed=1),
+        finish_game(alice, bots=("easy", "easy", "medium", "easy"), seed=2),
+        finish_game(alice, bots=("easy",), seed=3),
+    ]
+
+
+def test_a_players_rounds_are_counted_from_the_records(games, alice, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        total, by_players = stats.player_rounds(alice)
+    expected = expected_rounds(games, alice)
+    assert [f.players for f in by_players] == sorted(expected)
+    for figures in by_players:
+        wanted = expected[figures.players]
+        for name in ("rounds", "points", "tricks", "loot", "bonus_rounds", "bonus_team", "first"):
+            assert getattr(figures, name) == wanted[name], (figures.players, name)
+    assert total.rounds == sum(e["rounds"] for e in expected.values())
+    assert total.points_per_round == pytest.approx(
+        sum(e["points"] for e in expected.values()) / total.rounds
+    )
+    assert expected[5]["bonus_rounds"] and total.bonus_team_percent is not None
+
+
+def test_vetoed_boxes_and_trump_colors(games, alice, django_assert_num_queries):
+    vetoed = Counter()
+    trumps = Counter()
+    points = Counter()
+    for game in games:
+        seat = game.seats.get(user=alice).position
+        state, moves = replayed(game)
+        vetoed.update(
+            (m.line, m.box) for m in moves if isinstance(m, engine.PlaceToken) and m.seat == seat
+        )
+        for result in state.results:
+            trumps[result.terms.trump] += 1
+            points[result.terms.trump] += result.scores[seat]
+    with django_assert_num_queries(1):
+        top = stats.vetoed_boxes(alice)
+    wanted = sorted(vetoed.items(), key=lambda item: (-item[1], item[0]))[: stats.TOP_BOXES]
+    assert [row["count"] for row in top] == [count for _, count in wanted]
+    assert [row["box"] for row in top] == [box_label(line, box) for (line, box), _ in wanted]
+    with django_assert_num_queries(1):
+        colors = stats.trump_colors(alice)["colors"]
+    for c in colors:
+        assert c["rounds"] == trumps[c["color"]]
+        if trumps[c["color"]]:
+            assert c["points"] == pytest.approx(points[c["color"]] / trumps[c["color"]])
+    tallest = max(colors, key=lambda c: c["rounds"])
+    assert tallest["height"] == stats.BAR_HEIGHT
+
+
+def test_places(tied_game, finish_game, alice, bob, carol, django_assert_num_queries):
+    tied_game(alice, bob, carol)  # alice and bob tie on 28, carol 24: 1st, 1st, 3rd
+    game = finish_game(carol, bots=("easy", "easy"), seed=4)
+    totals = sorted((s.score for s in game.seats.all()), reverse=True)
+    carol_place = 1 + totals.index(game.seats.get(user=carol).score)
+    with django_assert_num_queries(1):
+        assert stats.places(alice) == [{"place": "1st", "games": 1}]
+    assert stats.places(bob) == [{"place": "1st", "games": 1}]
+    wanted = Counter([3, carol_place])
+    assert stats.places(carol) == [
+        {"place": {1: "1st", 2: "2nd", 3: "3rd"}[p], "games": wanted[p]} for p in sorted(wanted)
+    ]
+
+
+def test_head_to_head(tied_game, alice, bob, carol, django_assert_num_queries):
+    tied_game(alice, bob, carol)  # alice and bob tie on 28, carol 24
+    with django_assert_num_queries(1):
+        assert stats.head_to_head(alice, bob) == {"games": 1, "ahead": 0, "behind": 0, "level": 1}
+    assert stats.head_to_head(carol, alice) == {"games": 1, "ahead": 0, "behind": 1, "level": 0}
+    assert stats.head_to_head(alice, carol) == {"games": 1, "ahead": 1, "behind": 0, "level": 0}
+    with django_assert_num_queries(0):
+        assert stats.head_to_head(alice, alice) is None
+
+
+def test_site_stats(games, tied_game, alice, bob, carol, django_assert_num_queries):
+    tied_game(alice, bob, carol)
+    finished = list(Game.objects.filter(status=Game.Status.FINISHED))
+    by_players = Counter(g.players for g in finished)
+    vetoed = Counter()
+    scores = {}
+    for game in finished:
+        state, moves = replayed(game)
+        vetoed.update((m.line, m.box) for m in moves if isinstance(m, engine.PlaceToken))
+        for result in state.results:
+            scores.setdefault(result.terms.points, []).extend(result.scores)
+    with django_assert_num_queries(3):
+        site = stats.site_stats()
+    assert site["games_by_players"] == [
+        {"players": n, "games": by_players[n]} for n in sorted(by_players)
+    ]
+    assert site["games_total"] == len(finished)
+    wanted = sorted(vetoed.items(), key=lambda item: (-item[1], item[0]))[: stats.SITE_TOP_BOXES]
+    assert [row["count"] for row in site["vetoed"]] == [count for _, count in wanted]
+    assert [row["points"] for row in site["by_points"]] == sorted(scores, reverse=True)
+    for row in site["by_points"]:
+        assert row["score"] == pytest.approx(
+            sum(scores[row["points"]]) / len(scores[row["points"]])
+        )
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["Stats", "Boxes vetoed most", "Average score by points line"]),
+        (
+            "fr",
+            ["Statistiques", "Cases les plus refusées", "Score moyen selon la ligne des points"],
+        ),
+    ],
+)
+def test_the_stats_page_in_both_languages(client, games, language, words):
+    html = client.get(reverse("stats"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    for word in words:
+        assert word in html
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["Rounds", "Tricks per round", "Trump colors played under", "Against you"]),
+        ("fr", ["Manches", "Plis par manche", "Atouts joués", "Contre vous"]),
+    ],
+)
+def test_a_players_page_shows_their_rounds_in_both_languages(
+    client, games, alice, bob, tied_game, carol, language, words
+):
+    tied_game(alice, bob, carol)
+    client.force_login(bob)
+    html = client.get(
+        reverse("profile", args=["alice"]), HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+    for word in words:
+        assert word in html
+    assert '<svg class="trump-chart"' in html
+    assert 'class="places"' in html

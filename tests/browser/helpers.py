@@ -1,0 +1,87 @@
+"""What the browser tests share: logging a browser in, the screenshot folder, the axe-core
+audit, the phone's first-screen check. Moving a game on without clicking: ``tests.steering``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.test import Client
+from playwright.sync_api import expect
+
+from .conftest import TIMEOUT
+
+HERE = Path(__file__).parent
+# Written by every run (git-ignored); CI keeps the folder. See the README.
+SCREENSHOTS = HERE / "screenshots"
+AXE = HERE / "vendor" / "axe.min.js"
+
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE = {"viewport": {"width": 375, "height": 812}, "is_mobile": True, "has_touch": True}
+
+
+def logged_in_context(browser, live_server, user, **options):
+    """A browser context (its own cookies) where ``user`` is logged in."""
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(base_url=live_server.url, **options)
+    context.set_default_timeout(TIMEOUT)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    return context
+
+
+def shoot(page, name: str) -> Path:
+    """A whole-page screenshot into the screenshots folder."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=path, full_page=True)
+    return path
+
+
+def axe_violations(page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now, in words."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        # Evaluated by the browser's debugger, as the site's policy refuses inline <script> tags.
+        page.evaluate(AXE.read_text() + "\n;true")
+    results = page.evaluate(
+        """async () => {
+            const result = await axe.run(document, {resultTypes: ["violations"]});
+            return result.violations
+                .filter(v => v.impact === "serious" || v.impact === "critical")
+                .map(v => `${v.impact} ${v.id}: ${v.help} -> ` +
+                          v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(" | "));
+        }"""
+    )
+    return list(results)
+
+
+def assert_accessible(page, where: str) -> None:
+    violations = axe_violations(page)
+    assert not violations, f"{where} ({page.url}): " + "\n".join(violations)
+
+
+def assert_no_sideways_scroll(page) -> None:
+    wide, screen = page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert wide <= screen, f"{page.url}: {wide}px wide on a {screen}px screen"
+
+
+def assert_in_first_screen(page, selector: str) -> None:
+    """The element is wholly inside the first screen, without scrolling."""
+    box = page.locator(selector).first.bounding_box()
+    height = page.viewport_size["height"]
+    assert box is not None, f"{selector} is not shown"
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height, (
+        f"{selector} spans {box['y']:.0f}-{box['y'] + box['height']:.0f}px of a {height}px screen"
+    )
+
+
+def wait_for_update(page, version: str) -> None:
+    """The table has been swapped for a newer one (a move's answer or a poll), or refused."""
+    expect(
+        page.locator(f'#game:not([data-version="{version}"]), #game .error').first
+    ).to_be_attached()
+    error = page.locator("#game .error")
+    assert not error.count(), error.first.inner_text()

@@ -1,0 +1,239 @@
+"""Live play (issue 14): a live turn's timeout comes from its own scheduled task (the sweep is the
+safety net), choices made at the same time do not collide, and a player who leaves on autopilot
+does not win by it."""
+
+import random
+import re
+import threading
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from accounts.models import Rating, RatingChange
+from accounts.selectors import tallies
+from games import engine, queue, tasks
+from games.actions import StaleVersion, create_game, join_game, submit_move
+from games.actions.deadlines import due
+from games.actions.turns import TIMEOUT_GRACE
+from games.models import Game, MoveRecord
+
+from .conftest import seat_of, state_of
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def scheduled(monkeypatch):
+    """The tasks published with an ``eta`` (not run): (task name, args, eta)."""
+    found = []
+    publish = queue.publish
+
+    def record(task_name, *args, **options):
+        if "eta" in options:
+            found.append((task_name, args, options["eta"]))
+            return True
+        return publish(task_name, *args, **options)
+
+    monkeypatch.setattr(queue, "publish", record)
+    return found
+
+
+def person_first(alice, **options):
+    for _ in range(50):
+        game = create_game(alice, players=2, bots=["easy"], **options)
+        if engine.to_act(state_of(game)) == (0,):
+            return game
+        Game.objects.filter(pk=game.pk).delete()
+    raise AssertionError("no deal with the person first")
+
+
+# --- clocks on time -----------------------------------------------------------------------------
+
+
+def test_a_live_turn_times_out_by_its_own_task_at_its_deadline(act, alice, clock, scheduled):
+    game = act(person_first, alice, move_seconds=60)
+    deadline = game.seats.get(user=alice).deadline
+    assert scheduled == [
+        ("games.tasks.play_timeouts", (game.pk, game.version), deadline + TIMEOUT_GRACE)
+    ]
+    clock.current = deadline - timedelta(seconds=1)
+    assert tasks.play_timeouts(game.pk, game.version) == 0, "early: nothing"
+    clock.current = deadline + TIMEOUT_GRACE
+    assert tasks.play_timeouts(game.pk, game.version) >= 1
+    assert MoveRecord.objects.filter(game=game, seat=0, timeout=True).count() == 1
+
+
+def test_the_sweep_still_times_out_a_live_turn_whose_task_was_lost(
+    act, alice, clock, scheduled, django_capture_on_commit_callbacks
+):
+    game = act(person_first, alice, move_seconds=60)
+    clock.advance(seconds=61)  # the scheduled task never ran
+    with django_capture_on_commit_callbacks(execute=True):
+        assert due()["timeouts"] == 1
+    assert MoveRecord.objects.filter(game=game, seat=0, timeout=True).count() == 1
+
+
+def test_correspondence_turns_are_left_to_the_sweep(act, alice, scheduled):
+    act(person_first, alice, time_control="correspondence", move_seconds=86400)
+    assert scheduled == []
+
+
+# --- simultaneous choices -----------------------------------------------------------------------
+
+
+def discard_phase(act, people, rng):
+    """A game of ``people`` (3) at the start of a discard (or pass) phase: everyone to choose."""
+    for _ in range(20):
+        game = act(create_game, people[0], players=3)
+        for person in people[1:]:
+            act(join_game, person, game.pk)
+        for _ in range(200):
+            state = state_of(game)
+            if state.phase == engine.DISCARD and len(engine.to_act(state)) == 3:
+                return game
+            if state.phase not in (engine.BOARD, engine.TEAMS):
+                break
+            seat = engine.to_act(state)[0]
+            move = rng.choice(engine.view(state, seat)["legal"])
+            del move["seat"]
+            person = next(p for p in people if seat_of(game, p) == seat)
+            act(submit_move, person, game.pk, game.version, move)
+    raise AssertionError("no round with discards")
+
+
+def choice_of(game, person):
+    move = engine.view(state_of(game), seat_of(game, person))["legal"][0]
+    del move["seat"]
+    return move
+
+
+def test_a_choice_made_while_others_chose_is_taken_and_nothing_else_stale_is(
+    act, alice, bob, carol
+):
+    game = discard_phase(act, [alice, bob, carol], random.Random(1))
+    version, round_number = game.version, state_of(game).round
+    act(submit_move, alice, game.pk, version, choice_of(game, alice), round_number=round_number)
+    # bob's page still says `version`: his choice is his to make in that round, so it is taken
+    act(submit_move, bob, game.pk, version, choice_of(game, bob), round_number=round_number)
+    assert state_of(game).choices[seat_of(game, bob)] is not None
+    # but not twice, nor without saying which round's choice it is
+    with pytest.raises(StaleVersion):
+        submit_move(bob, game.pk, version, {"discard": []}, round_number=round_number)
+    with pytest.raises(StaleVersion):
+        submit_move(carol, game.pk, version, choice_of(game, carol))
+    with pytest.raises(StaleVersion):
+        submit_move(carol, game.pk, version, choice_of(game, carol), round_number=round_number - 1)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_seats_choosing_in_the_same_instant_are_both_taken(on_postgres, alice, bob, carol):
+    from django.db import connection
+
+    game = discard_phase(lambda f, *a, **k: f(*a, **k), [alice, bob, carol], random.Random(2))
+    version, round_number = game.version, state_of(game).round
+    moves = {p.pk: choice_of(game, p) for p in (alice, bob)}
+    start = threading.Barrier(2)
+    errors = []
+
+    def choose(person):
+        try:
+            start.wait()
+            submit_move(person, game.pk, version, moves[person.pk], round_number=round_number)
+        except Exception as error:  # the test reports it
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=choose, args=(p,)) for p in (alice, bob)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    state = state_of(game)
+    assert [state.choices[seat_of(game, p)] is not None for p in (alice, bob, carol)] == [
+        True,
+        True,
+        False,
+    ]
+    assert game.moves.count() == MoveRecord.objects.filter(game=game).count()
+    assert game.version == version + 2, "each taken once"
+
+
+# --- fair autopilot -----------------------------------------------------------------------------
+
+
+def absent_until_over(act, game, present, clock, rng, django_capture_on_commit_callbacks):
+    """``present`` plays random moves; whoever else must act times out (the sweep's stand-in),
+    then plays on autopilot; until the game is over."""
+    for _ in range(5000):
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED:
+            return game
+        state = state_of(game)
+        seat = seat_of(game, present)
+        if seat in engine.to_act(state):
+            move = rng.choice(engine.view(state, seat)["legal"])
+            del move["seat"]
+            act(submit_move, present, game.pk, game.version, move)
+        else:
+            clock.advance(minutes=2)
+            with django_capture_on_commit_callbacks(execute=True):
+                due()
+    raise AssertionError("the game did not end")
+
+
+def test_a_player_who_leaves_on_autopilot_ranks_last_and_is_not_told_they_won(
+    act, client, alice, bob, clock, django_capture_on_commit_callbacks
+):
+    for attempt in range(6):
+        mail.outbox.clear()
+        game = act(create_game, alice, players=2, move_seconds=60)
+        act(join_game, bob, game.pk)
+        game = absent_until_over(
+            act, game, alice, clock, random.Random(attempt), django_capture_on_commit_callbacks
+        )
+        alice_seat, bob_seat = seat_of(game, alice), seat_of(game, bob)
+        totals = engine.game_standings(state_of(game)).totals
+        if totals[bob_seat] > totals[alice_seat]:
+            break  # the autopilot (Medium) outscored alice's random play: the case to prove
+    else:
+        raise AssertionError("the autopilot never outscored random play")
+    assert game.seats.get(user=bob).autopilot
+    ranks = dict(RatingChange.objects.filter(game=game).values_list("user__username", "rank"))
+    assert ranks == {"alice": 1, "bob": 2}, "bob scored more, but left: last"
+    bob_rating = Rating.objects.get(user=bob)
+    assert bob_rating.mu < 25, "he lost rating"
+    subjects = {
+        m.to[0]: m.subject for m in mail.outbox if "over" in m.subject or "won" in m.subject
+    }
+    assert subjects["bob@example.com"] == f"Game {game.pk} is over"
+    assert subjects["alice@example.com"] == f"You won game {game.pk}!", "she played it"
+    total, _ = tallies(bob, clock.current)
+    assert (total.finished, total.wins, total.abandoned) == (0, 0, 1)
+    assert MoveRecord.objects.filter(game=game, seat=bob_seat, autopilot=True).exists()
+    client.force_login(alice)
+    log = client.get(reverse("game_log", args=[game.pk])).content.decode()
+    assert "(autopilot: a bot moved)" in log
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert re.findall(r'data-rank-seat="(\d)"', page) == [str(alice_seat), str(bob_seat)]
+    assert "left the game: ranked last" in page
+
+
+def test_a_game_nobody_played_after_its_first_round_is_unrated(
+    act, alice, clock, django_capture_on_commit_callbacks
+):
+    game = act(create_game, alice, players=3, bots=["easy", "easy"], move_seconds=60)
+    for _ in range(2000):
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED:
+            break
+        clock.advance(minutes=2)
+        with django_capture_on_commit_callbacks(execute=True):
+            due()
+    assert game.status == Game.Status.FINISHED and game.seats.get(user=alice).autopilot
+    assert not RatingChange.objects.filter(game=game).exists()
+    assert not Rating.objects.filter(user=alice).exists()

@@ -1,0 +1,229 @@
+"""Live push (issue 14): a move reaches every open game page at once, through Redis pub/sub when
+it is configured and by reading the database a few times a second when it is not; a page that
+reconnects gets the current version first; the stream says versions, never a card."""
+
+import asyncio
+import http.client
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.db import connections
+from django.test import AsyncClient
+from django.urls import reverse
+
+from games import live, stream
+from games.actions import create_game, join_game
+from games.models import Game
+
+ROOT = Path(__file__).resolve().parents[2]
+EVENT = re.compile(r"^id: (\d+)\nevent: version\ndata: (\d+)\n\n$")
+
+
+def versions_in(chunks: list[str]) -> list[int]:
+    """The versions the stream said, checking that it said nothing else."""
+    said = []
+    for chunk in chunks:
+        chunk = chunk.removeprefix("retry: 1000\n")
+        if chunk == ": keep-alive\n\n":
+            continue
+        match = EVENT.match(chunk)
+        assert match and match[1] == match[2], f"not a version event: {chunk!r}"
+        said.append(int(match[2]))
+    return said
+
+
+async def read_stream(game_id: int, until_version: int, lifetime: float = 30.0) -> list[str]:
+    chunks = []
+    async for chunk in stream.game_events(game_id, lifetime=lifetime):
+        chunks.append(chunk)
+        if versions_in([chunk]) and versions_in([chunk])[-1] >= until_version:
+            break
+    await sync_to_async(connections.close_all)()  # the thread that read the database
+    return chunks
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_made_elsewhere_reaches_an_open_stream_from_the_database(alice, bob, settings):
+    settings.REDIS_URL = ""  # the embedded default: the hub reads the database
+    game = create_game(alice, players=2)
+
+    async def scenario():
+        reading = asyncio.ensure_future(read_stream(game.pk, until_version=1))
+        await asyncio.sleep(0.3)  # the stream is open, at version 0
+        await sync_to_async(join_game)(bob, game.pk)  # another connection: version 1
+        return await asyncio.wait_for(reading, 20)
+
+    chunks = asyncio.run(scenario())
+    assert versions_in(chunks) == [0, 1]
+    assert chunks[0].startswith("retry: 1000\n"), "the browser reconnects within a second"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_made_by_this_process_reaches_its_streams_without_a_database_check(
+    alice, bob, settings, monkeypatch
+):
+    settings.REDIS_URL = ""
+    monkeypatch.setattr(live, "DB_CHECK", 3600.0)  # the database check never comes
+    game = create_game(alice, players=2)
+
+    async def scenario():
+        reading = asyncio.ensure_future(read_stream(game.pk, until_version=1))
+        await asyncio.sleep(0.3)
+        await sync_to_async(join_game)(bob, game.pk)  # this process's web thread, on commit
+        return await asyncio.wait_for(reading, 5)
+
+    assert versions_in(asyncio.run(scenario())) == [0, 1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_reconnecting_page_gets_the_current_version_first(alice, bob, settings):
+    settings.REDIS_URL = ""
+    game = create_game(alice, players=3)
+    join_game(bob, game.pk)  # moves made while nobody listened
+    game.refresh_from_db()
+    chunks = asyncio.run(asyncio.wait_for(read_stream(game.pk, until_version=0), 20))
+    assert versions_in(chunks) == [game.version] == [1]
+
+
+@pytest.mark.django_db
+def test_the_stream_answers_404_for_no_such_game(client):
+    assert client.get(reverse("game_events", args=[999999])).status_code == 404
+
+
+# --- real processes: the site under uvicorn, a move from another process ------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def serve(database: str, redis_url: str, tmp_path: Path) -> tuple[subprocess.Popen, int]:
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgresql://root@127.0.0.1:5432/{database}",
+        "REDIS_URL": redis_url,
+        "CELERY_BROKER_URL": "memory://",
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "nyet_site.asgi:application", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=(tmp_path / "web.log").open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return server, port
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError((tmp_path / "web.log").read_text())
+
+
+class Events:
+    """An open event stream, read line by line as a browser's EventSource reads it."""
+
+    def __init__(self, port: int, game_id: int):
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.connection.request("GET", f"/games/{game_id}/events/")
+        self.response = self.connection.getresponse()
+        assert self.response.status == 200
+        assert self.response.getheader("Content-Type") == "text/event-stream"
+
+    def next_version(self) -> int:
+        chunk = ""
+        while True:
+            line = self.response.readline().decode()
+            chunk += line
+            if line == "\n":
+                said = versions_in([chunk])
+                if said:
+                    return said[0]
+                chunk = ""
+
+    def close(self):
+        self.connection.close()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("redis_url", ["", "redis://127.0.0.1:6379/8"], ids=["database", "redis"])
+def test_a_move_in_another_process_reaches_the_page_of_a_uvicorn_server(
+    on_postgres, alice, bob, make_person, tmp_path, redis_url, settings
+):
+    from django.db import connection
+
+    settings.REDIS_URL = redis_url  # this process announces through Redis, as a worker would
+    live._redis = None
+    game = create_game(alice, players=3)
+    server, port = serve(connection.settings_dict["NAME"], redis_url, tmp_path)
+    try:
+        events = Events(port, game.pk)
+        assert events.next_version() == 0
+        time.sleep(0.5)  # the server's hub has subscribed
+        join_game(bob, game.pk)
+        assert events.next_version() == 1
+        events.close()
+        join_game(make_person("carol"), game.pk)  # the game starts while the page is away
+        events = Events(port, game.pk)
+        assert events.next_version() == Game.objects.get(pk=game.pk).version == 2
+        events.close()
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+        live._redis = None
+        wait_for_sessions_to_close(connection)
+
+
+def wait_for_sessions_to_close(connection, seconds=10):
+    """Until the server's database sessions are gone (so that the test database can go)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND pid <> pg_backend_pid()"
+            )
+            if cursor.fetchone()[0] == 0:
+                return
+        time.sleep(0.1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_private_game_s_stream_is_only_its_players(alice, bob):
+    game = create_game(alice, players=3, visibility="private")
+    url = reverse("game_events", args=[game.pk])
+
+    async def status(user=None, **query) -> tuple[int, str]:
+        client = AsyncClient()  # an ASGI request, as uvicorn makes
+        if user is not None:
+            await client.aforce_login(user)
+        response = await client.get(url, query)
+        return response.status_code, response.get("Content-Type", "")
+
+    assert asyncio.run(status())[0] == 404, "anonymous"
+    assert asyncio.run(status(bob))[0] == 404, "an outsider"
+    assert asyncio.run(status(bob, invite=game.invite_code))[0] == 200, "the invite link"
+    assert asyncio.run(status(alice)) == (200, "text/event-stream")
+
+
+@pytest.mark.django_db
+def test_under_a_wsgi_server_the_stream_sends_the_page_to_its_poll(client, alice):
+    """A WSGI server would give each open stream a thread: 204 tells EventSource to stop, and
+    static/js/live.js then polls."""
+    game = create_game(alice, players=3)
+    response = client.get(reverse("game_events", args=[game.pk]))
+    assert response.status_code == 204 and not response.content

@@ -1,0 +1,290 @@
+"""The production profile (issue 15): Django's deployment checks pass, the health check says
+when the database is down, static files get hashed names and long cache headers, no email is
+sent while a transaction is open, and the Procfile's processes, started as a host starts them,
+serve a game that a bot answers."""
+
+import http.cookiejar
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+ROOT = Path(__file__).resolve().parent.parent
+KEY = secrets.token_urlsafe(50)
+PRODUCTION = {
+    "NYET_ENV": "production",
+    "SECRET_KEY": KEY,
+    "DEBUG": "false",
+    "SITE_URL": "https://nyet.example.org",
+    "ALLOWED_HOSTS": "nyet.example.org,127.0.0.1",
+}
+
+
+def production_env(**more) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NYET_", "DJANGO_"))}
+    for name in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CELERY_TASK_ALWAYS_EAGER"):
+        env.pop(name, None)
+    return {**env, **PRODUCTION, **more}
+
+
+def test_the_deployment_checks_pass_in_production():
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=production_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "System check identified no issues (0 silenced)." in done.stdout
+
+
+@pytest.mark.django_db
+def test_the_health_check_says_when_the_database_is_down(client, monkeypatch):
+    healthy = client.get(reverse("healthz"))
+    assert healthy.status_code == 200 and healthy.json() == {"database": "ok", "broker": "ok"}
+
+    from django.db.backends.base.base import BaseDatabaseWrapper
+
+    def down(self, *args, **kwargs):
+        raise ConnectionRefusedError("the database is down")
+
+    monkeypatch.setattr(BaseDatabaseWrapper, "cursor", down)
+    sick = client.get(reverse("healthz"))
+    assert sick.status_code == 503 and sick.json()["database"].startswith("unreachable")
+
+
+@pytest.mark.django_db
+def test_the_health_check_says_when_the_broker_is_down(client):
+    from tests.games.test_broker import broker
+
+    with broker("redis://127.0.0.1:1/0"):
+        sick = client.get(reverse("healthz"))
+    assert sick.status_code == 503
+    assert sick.json() == {"database": "ok", "broker": "unreachable: OperationalError"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_email_is_sent_while_a_transaction_is_open(monkeypatch, django_user_model):
+    """Played for real (no test transaction around it): every email of a whole game (started,
+    your turn, reminders, timeouts, game over) goes out with no transaction open, so a slow
+    mail server never holds a row or SQLite's write lock."""
+    from django.core import mail
+    from django.core.mail.backends import locmem
+    from django.db import connection
+
+    from games import clock as site_clock
+    from games.actions import create_game
+    from games.actions.deadlines import due
+    from games.models import Game
+
+    sent_inside = []
+    send = locmem.EmailBackend.send_messages
+
+    def watched(self, messages):
+        sent_inside.extend(m.subject for m in messages if connection.in_atomic_block)
+        return send(self, messages)
+
+    monkeypatch.setattr(locmem.EmailBackend, "send_messages", watched)
+    now = [site_clock.now()]
+    monkeypatch.setattr(site_clock, "now", lambda: now[0])
+    alice = django_user_model.objects.create_user("alice", "alice@example.com", "pw")
+    game = create_game(alice, players=2, bots=["easy"], target=1, move_seconds=60)
+    for _ in range(500):
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED:
+            break
+        now[0] += timedelta(seconds=50)  # her reminders, then her timeouts
+        due()
+    assert game.status == Game.Status.FINISHED
+    subjects = [m.subject for m in mail.outbox]
+    assert any(s.startswith("Reminder") for s in subjects), subjects
+    assert any(s.startswith("A bot moved for you") for s in subjects), subjects
+    assert sent_inside == []
+
+
+def test_static_files_have_hashed_names_and_a_year_of_cache(tmp_path):
+    static = tmp_path / "static"
+    script = """
+import django
+django.setup()
+from django.core.management import call_command
+call_command("collectstatic", "--noinput", verbosity=0)
+from django.templatetags.static import static
+from django.test import Client
+url = static("css/site.css")
+client = Client(headers={"X-Forwarded-Proto": "https"})
+plain = client.get(url, HTTP_HOST="nyet.example.org")
+zipped = client.get(url, HTTP_HOST="nyet.example.org", HTTP_ACCEPT_ENCODING="gzip")
+print("|".join([url, str(plain.status_code), plain["Cache-Control"],
+                zipped.get("Content-Encoding", "")]))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=production_env(
+            DJANGO_SETTINGS_MODULE="nyet_site.settings",
+            STATIC_ROOT=str(static),
+            DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    url, status, cache, encoding = done.stdout.strip().split("|")
+    assert re.fullmatch(r"/static/css/site\.[0-9a-f]{12}\.css", url), url
+    assert status == "200"
+    assert "max-age=315360000" in cache and "immutable" in cache, cache
+    assert encoding == "gzip"
+
+
+# --- the Procfile, run as a host runs it, on PostgreSQL and Redis -------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Browser:
+    """Just enough of a browser: cookies, CSRF tokens, and the proxy's X-Forwarded-Proto."""
+
+    class BehindTheProxy(http.cookiejar.DefaultCookiePolicy):
+        """The proxy ends TLS: the browser spoke HTTPS to it, so its secure cookies go."""
+
+        def return_ok_secure(self, cookie, request):
+            return True
+
+    def __init__(self, base: str):
+        self.base = base
+        self.cookies = http.cookiejar.CookieJar(policy=self.BehindTheProxy())
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
+
+    def open(self, path: str, data: dict | None = None) -> tuple[int, str, str]:
+        headers = {"X-Forwarded-Proto": "https", "Host": "127.0.0.1"}
+        body = None
+        if data is not None:
+            token = next(c.value for c in self.cookies if c.name == "csrftoken")
+            body = urllib.parse.urlencode({**data, "csrfmiddlewaretoken": token}, doseq=True)
+            body = body.encode()
+            headers["Referer"] = "https://127.0.0.1/"
+        request = urllib.request.Request(self.base + path, data=body, headers=headers)
+        try:
+            with self.opener.open(request, timeout=30) as response:
+                return response.status, response.url, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.url, error.read().decode()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_procfile_serves_a_game_that_a_bot_answers(on_postgres, tmp_path, django_user_model):
+    from allauth.account.models import EmailAddress
+    from django.db import connection
+
+    from games import engine
+    from games.models import Game
+
+    alice = django_user_model.objects.create_user("alice", "alice@example.com", "a-long-pass-42")
+    EmailAddress.objects.create(user=alice, email=alice.email, verified=True, primary=True)
+    port = free_port()
+    env = production_env(
+        DATABASE_URL=f"postgresql://root@127.0.0.1:5432/{connection.settings_dict['NAME']}",
+        REDIS_URL="redis://127.0.0.1:6379/10",
+        STATIC_ROOT=str(tmp_path / "static"),
+        PORT=str(port),
+        BEAT_SCHEDULE=str(tmp_path / "beat"),
+        WEB_CONCURRENCY="2",
+        BOT_PAUSE_SECONDS="0",
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=120,
+    )
+    log = tmp_path / "procfile.log"
+    honcho = [sys.executable, "-m", "honcho", "-f", "Procfile", "start", "web", "play", "worker"]
+    env["PATH"] = f"{Path(sys.executable).parent}:{env['PATH']}"  # the Procfile's commands
+    processes = subprocess.Popen(
+        honcho,
+        cwd=ROOT,
+        env={**env, "PORT": str(port)},
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/healthz/", timeout=5) as health:
+                    if health.status == 200:
+                        break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.5)
+        browser = Browser(base)
+        status, _, page = browser.open("/accounts/login/")
+        assert status == 200
+        css = re.search(r'href="(/static/css/site\.[0-9a-f]{12}\.css)"', page)
+        assert css, "hashed static names"
+        assert browser.open(css[1])[0] == 200
+        status, url, _ = browser.open(
+            "/accounts/login/", {"login": "alice", "password": "a-long-pass-42"}
+        )
+        assert status == 200 and url.endswith("/"), url
+        status, url, page = browser.open(
+            "/games/new/",
+            {"players": "2", "seat_1": "medium", "move_seconds": "live:300"},
+        )
+        assert status == 200 and re.search(r"/games/\d+/$", url), url
+        game = Game.objects.get()
+
+        def her_turn():
+            waited = time.monotonic() + 30
+            while 0 not in engine.to_act(engine.state_from_json(Game.objects.get().state)):
+                assert time.monotonic() < waited, "the bot did not answer:\n" + log.read_text()
+                time.sleep(0.1)
+
+        for _ in range(3):  # three moves of hers, each answered by the bot
+            her_turn()
+            game.refresh_from_db()
+            move = engine.view(engine.state_from_json(game.state), 0)["legal"][0]
+            kind = next(k for k in move if k != "seat")
+            data = {"version": game.version, "kind": kind}
+            data.update({"box": ":".join(move[kind])} if kind == "token" else {"card": move[kind]})
+            status, _, _ = browser.open(f"/games/{game.pk}/move/", data)
+            assert status == 200
+        her_turn()  # the bot's last reply is in: nothing is left running
+        assert (
+            game.moves.filter(by_bot=True).exists() and game.moves.filter(by_bot=False).count() == 3
+        )
+        time.sleep(1)  # let the last request and task lines reach the log
+        served = log.read_text()
+    finally:
+        processes.send_signal(signal.SIGTERM)  # to honcho, which stops each process in turn
+        processes.wait(timeout=60)
+    # Only what was printed while serving counts: honcho stops the group with SIGTERM, and a
+    # Celery child caught mid-task at that moment prints a WorkerLostError on its way out.
+    assert "POST /games/" in served and "move=token" in served, "one line per request"
+    assert "task play_bots game=" in served, "one line per task"
+    assert "Traceback" not in served, served
