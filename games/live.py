@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections import defaultdict
@@ -24,6 +25,7 @@ from collections.abc import AsyncIterator
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django import db
 from django.db import transaction
 
 from games.models import Game
@@ -75,6 +77,22 @@ def announce_on_commit(game) -> None:
 # --- listening ----------------------------------------------------------------------------------
 
 
+def released(read):
+    """``read``, which then gives its thread's database connection back (to the pool, or closed).
+    Streams and the hub read the database now and then for minutes on end: a connection held
+    between reads is one the pages cannot have (ten open pages emptied a pool of ten)."""
+
+    @functools.wraps(read)
+    def run(*args):
+        try:
+            return read(*args)
+        finally:
+            db.connection.close()
+
+    return run
+
+
+@released
 def _versions(game_ids: list[int]) -> dict[int, int]:
     return dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "version"))
 

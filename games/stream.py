@@ -19,7 +19,7 @@ from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games.live import hub
+from games.live import hub, released
 from games.models import Game
 from games.selectors import can_view
 
@@ -28,6 +28,7 @@ LIFETIME = 300.0  # seconds
 RETRY_MS = 1000  # how soon the browser reconnects
 
 
+@released
 def _visible(game_id: int, user, invite_code: str) -> bool:
     """The game page's rule (``selectors.can_view``): a private game's stream is no one
     else's business either."""
@@ -56,6 +57,7 @@ async def game_events(game_id: int, lifetime: float = LIFETIME):
                 yield event(version)
 
 
+@released
 def _current(game_id: int) -> int:
     return Game.objects.filter(pk=game_id).values_list("version", flat=True).first() or 0
 

@@ -79,3 +79,44 @@ def test_fifty_requests_at_once_share_a_few_connections_and_none_fails(
     with ThreadPoolExecutor(max_workers=BURST) as threads:
         statuses = list(threads.map(fetch, range(BURST)))
     assert statuses == [200] * BURST
+
+
+@pytest.mark.django_db(transaction=True)
+def test_open_game_pages_do_not_hold_the_pool_s_connections(
+    on_postgres, tmp_path, client, django_user_model
+):
+    """Each open page holds an event stream for minutes; a stream that kept the connection it
+    read with emptied a pool of ten with ten pages, and every page after waited, then failed."""
+    import os
+    import signal
+    import urllib.request
+
+    from games.actions import create_game
+    from tests.games.test_push import Events, serve, wait_for_sessions_to_close
+
+    alice = django_user_model.objects.create_user("alice", "alice@example.com", "pw")
+    game = create_game(alice, players=3)
+    client.force_login(alice)  # her pages load her, and record her presence, as pages do
+    cookie = f"sessionid={client.cookies['sessionid'].value}"
+    pool = 2
+    server, port = serve(
+        connection.settings_dict["NAME"],
+        "",
+        tmp_path,
+        DATABASE_POOL_SIZE=str(pool),
+        DATABASE_POOL_TIMEOUT="3",
+    )
+    try:
+        pages = [Events(port, game.pk, cookie) for _ in range(pool * 3)]
+        assert [page.next_version() for page in pages] == [0] * len(pages)
+        page = urllib.request.Request(
+            f"http://127.0.0.1:{port}/games/{game.pk}/", headers={"Cookie": cookie}
+        )
+        with urllib.request.urlopen(page, timeout=30) as answer:
+            assert answer.status == 200
+        for page in pages:
+            page.close()
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+        wait_for_sessions_to_close(connection)

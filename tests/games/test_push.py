@@ -107,13 +107,16 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def serve(database: str, redis_url: str, tmp_path: Path) -> tuple[subprocess.Popen, int]:
+def serve(
+    database: str, redis_url: str, tmp_path: Path, **env_vars: str
+) -> tuple[subprocess.Popen, int]:
     port = free_port()
     env = {
         **os.environ,
         "DATABASE_URL": f"postgresql://root@127.0.0.1:5432/{database}",
         "REDIS_URL": redis_url,
         "CELERY_BROKER_URL": "memory://",
+        **env_vars,
     }
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "nyet_site.asgi:application", "--port", str(port)],
@@ -136,9 +139,10 @@ def serve(database: str, redis_url: str, tmp_path: Path) -> tuple[subprocess.Pop
 class Events:
     """An open event stream, read line by line as a browser's EventSource reads it."""
 
-    def __init__(self, port: int, game_id: int):
+    def __init__(self, port: int, game_id: int, cookie: str = ""):
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        self.connection.request("GET", f"/games/{game_id}/events/")
+        headers = {"Cookie": cookie} if cookie else {}
+        self.connection.request("GET", f"/games/{game_id}/events/", headers=headers)
         self.response = self.connection.getresponse()
         assert self.response.status == 200
         assert self.response.getheader("Content-Type") == "text/event-stream"
