@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
 from accounts.models import RatingChange, User
 from accounts.models import ordinal as ordinal_rating
@@ -357,9 +357,12 @@ def replay_page(game_id: int, step: int | None, user) -> dict | None:
 
 def lobby(user) -> dict:
     """Open public tables, and the user's games with those waiting for them first."""
+    # Seats come with their players (one query, not two); the lobby never reads a game's state.
+    seats_and_players = Prefetch("seats", queryset=Seat.objects.select_related("user"))
     open_games = list(
         Game.objects.filter(status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC)
-        .prefetch_related("seats__user")
+        .defer("state")
+        .prefetch_related(seats_and_players)
         .order_by("-created_at")[:50]
     )
     mine = []
@@ -369,7 +372,8 @@ def lobby(user) -> dict:
             Seat.objects.filter(user=user)
             .exclude(game__status=Game.Status.FINISHED, game__finished_at__lt=finished_long_ago)
             .select_related("game")
-            .prefetch_related("game__seats__user")
+            .defer("game__state")
+            .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
         )
         # Waiting for me first, soonest deadline first; then the others, newest first.
         waiting = sorted(

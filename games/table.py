@@ -20,6 +20,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop as N_
 
 from games.engine import BOXES, LINES, is_loot, team_of, trick_winner
 from games.engine.cards import VALUE
@@ -41,9 +42,35 @@ SLOTS = {
 # --- words ------------------------------------------------------------------------------------
 
 
+# The words for colours, lines and discard rules, translated one at a time where used: building
+# a dict of them all per call translated every word to show one (hundreds of calls a page).
+COLOR_NAMES = {"B": N_("blue"), "R": N_("red"), "Y": N_("yellow"), "G": N_("green")}
+LINE_TITLES = {
+    "first": N_("First player"),
+    "discard": N_("Discard"),
+    "trump": N_("Trump"),
+    "super": N_("Supertrump"),
+    "points": N_("Points per trick"),
+}
+DISCARD_LABELS = {
+    "none": N_("NYET! (no discard)"),
+    "1": N_("Discard 1 card"),
+    "2": N_("Discard 2 cards"),
+    "except_1": N_("Discard 1 card, not a 1"),
+    "pass_left": N_("Pass 1 card left"),
+}
+# The words on the board's small boxes; the full rule is in their title.
+DISCARD_SHORT = {
+    "none": N_("NYET!"),
+    "1": N_("1 card"),
+    "2": N_("2 cards"),
+    "except_1": N_("1, not a 1"),
+    "pass_left": N_("pass left"),
+}
+
+
 def color_label(color: str) -> str:
-    names = {"B": _("blue"), "R": _("red"), "Y": _("yellow"), "G": _("green")}
-    return names[color]
+    return _(COLOR_NAMES[color])
 
 
 def card_label(card: str) -> str:
@@ -76,34 +103,15 @@ def _card_html(code: str, extra_class: str, language: str) -> SafeString:
 
 
 def line_title(line: str) -> str:
-    return {
-        "first": _("First player"),
-        "discard": _("Discard"),
-        "trump": _("Trump"),
-        "super": _("Supertrump"),
-        "points": _("Points per trick"),
-    }[line]
+    return _(LINE_TITLES[line])
 
 
 def discard_label(box: str) -> str:
-    return {
-        "none": _("NYET! (no discard)"),
-        "1": _("Discard 1 card"),
-        "2": _("Discard 2 cards"),
-        "except_1": _("Discard 1 card, not a 1"),
-        "pass_left": _("Pass 1 card left"),
-    }[box]
+    return _(DISCARD_LABELS[box])
 
 
 def discard_short(box: str) -> str:
-    """The words on the board's small boxes; the full rule is in their title."""
-    return {
-        "none": _("NYET!"),
-        "1": _("1 card"),
-        "2": _("2 cards"),
-        "except_1": _("1, not a 1"),
-        "pass_left": _("pass left"),
-    }[box]
+    return _(DISCARD_SHORT[box])
 
 
 def box_label(line: str, box: str, names: Sequence[str] | None = None) -> str:

@@ -1,0 +1,67 @@
+"""What each page costs in queries, as literal numbers: a page whose count grows with the games,
+the seats or the moves it shows would slow down as the site fills (issue 15, "Fast pages")."""
+
+import random
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games.actions import create_game, join_game
+from games.models import Game
+
+from .conftest import play_out
+
+pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
+
+
+def queries(client, url: str, **options) -> list[str]:
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url, **options)
+    assert response.status_code in (200, 204)
+    return [q["sql"] for q in captured]
+
+
+def test_the_game_fragment_costs_six_queries_in_every_phase(act, client, alice, bob):
+    game = act(create_game, alice, players=3, bots=["easy"])
+    act(join_game, bob, game.pk)
+    client.force_login(alice)
+    url = reverse("game", args=[game.pk])
+    client.get(url)  # the first visit of the minute records presence (one write)
+    # the session, the player, the game, its seats with their players, this round's moves, and
+    # the last trick of the round before
+    assert len(queries(client, url, headers=HX)) == 6
+    rng = random.Random(3)
+    for phase in ("teams", "discard", "tricks"):
+        game = play_out(act, game, [alice, bob], rng, until=lambda s, p=phase: s.phase == p)
+        assert len(queries(client, url, headers=HX)) == 6, phase
+        assert len(queries(client, url)) == 6, phase  # the whole page too
+    game = play_out(act, game, [alice, bob], rng)
+    assert game.status == Game.Status.FINISHED
+    assert len(queries(client, url, headers=HX)) == 6 + 2  # its rating changes and its rematch
+
+
+def test_a_poll_that_finds_nothing_new_costs_one_query(act, client, alice, bob):
+    game = act(create_game, alice, players=2)
+    act(join_game, bob, game.pk)
+    game.refresh_from_db()
+    client.force_login(alice)
+    url = reverse("game_poll", args=[game.pk])
+    client.get(url, {"version": game.version})  # presence, once a minute
+    assert len(queries(client, url, data={"version": game.version})) == 1
+
+
+def test_the_lobby_costs_the_same_with_one_table_or_twenty(act, client, alice, bob, make_person):
+    client.force_login(alice)
+    act(create_game, bob, players=3)
+    act(create_game, alice, players=2, bots=["easy"])
+    client.get("/")  # presence
+    # the session, the player, the open tables, their seats with players, alice's seats with
+    # their games, and those games' seats with players
+    assert len(queries(client, "/")) == 6
+    for n in range(10):
+        act(create_game, make_person(f"host{n}"), players=4)
+        act(create_game, alice, players=3, bots=["easy", "medium"])
+    assert len(queries(client, "/")) == 6
