@@ -24,8 +24,8 @@ from collections import defaultdict
 from collections.abc import AsyncIterator
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
 from django import db
+from django.conf import settings
 from django.db import transaction
 
 from games.models import Game
