@@ -46,15 +46,21 @@ async def game_events(game_id: int, lifetime: float = LIFETIME):
         sent = await sync_to_async(_current)(game_id)
         yield f"retry: {RETRY_MS}\n" + event(sent)
         ends = time.monotonic() + lifetime
+        # The hub repeats versions a page already has (its database check): only what is sent
+        # counts as news, so a quiet game still says something every KEEP_ALIVE seconds.
+        quiet_since = time.monotonic()
         while (left := ends - time.monotonic()) > 0:
+            until_keep_alive = KEEP_ALIVE - (time.monotonic() - quiet_since)
             try:
-                version = await asyncio.wait_for(versions.get(), min(KEEP_ALIVE, left))
+                version = await asyncio.wait_for(versions.get(), min(until_keep_alive, left))
             except TimeoutError:
                 yield ": keep-alive\n\n"
+                quiet_since = time.monotonic()
                 continue
             if version > sent:
                 sent = version
                 yield event(version)
+                quiet_since = time.monotonic()
 
 
 @released

@@ -93,6 +93,29 @@ def test_a_reconnecting_page_gets_the_current_version_first(alice, bob, settings
     assert versions_in(chunks) == [game.version] == [1]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_quiet_game_s_stream_says_it_is_alive_though_the_hub_repeats_versions(
+    alice, settings, monkeypatch
+):
+    """The hub's database check hands every stream the version it already has, a few times a
+    second: that is not news, and must not hold back the keep-alive a proxy waits for."""
+    settings.REDIS_URL = ""
+    monkeypatch.setattr(live, "DB_CHECK", 0.05)
+    monkeypatch.setattr(stream, "KEEP_ALIVE", 0.5)
+    game = create_game(alice, players=2)
+
+    async def read_for(seconds: float) -> list[str]:
+        chunks = []
+        async for chunk in stream.game_events(game.pk, lifetime=seconds):
+            chunks.append(chunk)
+        await sync_to_async(connections.close_all)()
+        return chunks
+
+    chunks = asyncio.run(read_for(1.8))
+    assert versions_in(chunks) == [0]  # the version once, not each time the hub repeats it
+    assert chunks.count(": keep-alive\n\n") >= 3
+
+
 @pytest.mark.django_db
 def test_the_stream_answers_404_for_no_such_game(client):
     assert client.get(reverse("game_events", args=[999999])).status_code == 404
