@@ -1,7 +1,8 @@
 """The people of the load test (``benchmarks/load/run.py`` starts everything and reads the
-results): each one sits at a live 4-player table, asks for news as a page does (the poll), and
-moves the moment it is their turn, with a look at the lobby, a profile or the whole game page
-now and then. Who sits where, with which session, comes from ``NYET_LOAD_SEATS`` (a JSON file).
+results): each one sits at a live 4-player table, hears of each move as an open page does (the
+game's event stream, then its own seat's table), and moves the moment it is their turn, with a
+look at the lobby, a profile or the whole game page now and then. Who sits where, with which
+session, comes from ``NYET_LOAD_SEATS`` (a JSON file).
 
 To choose a legal move without parsing pages, a person reads the game's state from the
 database and asks the engine for ``view(state, seat)["legal"]`` (their own seat's moves, as the
@@ -17,12 +18,15 @@ import random
 import re
 import threading
 
+import gevent
+import gevent.event
 import psycopg
 from locust import HttpUser, between, events, task
 
 from games import engine
 
 SEATS = json.loads(open(os.environ["NYET_LOAD_SEATS"]).read())
+THINK = tuple(float(s) for s in os.environ.get("NYET_LOAD_THINK", "0,0").split(","))
 VERSION = re.compile(r'data-version="(\d+)"')
 _lock = threading.Lock()
 _next = 0
@@ -60,9 +64,10 @@ def form_of(move: dict, version: int, round_number: int) -> dict:
 
 
 class Person(HttpUser):
-    # Between two looks at the table. A page with push asks once per move; one without it polls
-    # every 3 s; a person here looks about every second, so as to move soon after their turn.
-    wait_time = between(0.5, 1.5)
+    # What an open game page does: it listens to the game's event stream and fetches its own
+    # seat's table when the stream announces a new version (the 3-second poll is only for
+    # browsers whose stream cannot connect). A person moves the moment it is their turn.
+    wait_time = between(0, 0)
 
     def on_start(self):
         global _next
@@ -70,6 +75,9 @@ class Person(HttpUser):
             self.seat = SEATS[_next % len(SEATS)]
             _next += 1
         self.version = 0
+        self.announced = 0
+        self.again = False  # look again without waiting for news
+        self.news = gevent.event.Event()
         host = self.host.split("://", 1)[1]
         self.client.headers.update(
             {
@@ -81,27 +89,55 @@ class Person(HttpUser):
                 "HX-Request": "true",
             }
         )
+        self.listener = gevent.spawn(self.listen)
+
+    def on_stop(self):
+        self.listener.kill()
+
+    def listen(self):
+        """The page's EventSource: reconnects when the stream ends, as a browser does."""
+        url = f"/games/{self.seat['game']}/events/"
+        while True:
+            try:
+                with self.client.get(
+                    url, name="events", stream=True, timeout=60, catch_response=True
+                ) as stream:
+                    for line in stream.iter_lines(decode_unicode=True):
+                        if line.startswith("data: "):
+                            self.announced = max(self.announced, int(line[6:]))
+                            self.news.set()
+            except Exception:  # a dropped stream: the browser waits its retry time
+                gevent.sleep(1)
 
     @task(20)
     def play(self):
         game = self.seat["game"]
-        with self.client.get(
-            f"/games/{game}/poll/?version={self.version}", name="poll", catch_response=True
-        ) as answer:
-            if answer.status_code == 204:
-                answer.success()
-                return
-            if answer.status_code != 200 or not VERSION.search(answer.text):
-                answer.failure(f"poll answered {answer.status_code}")
-                return
+        if self.again:  # the answer to my move is my table already: am I to act again?
+            self.again = False
+        else:
+            if self.announced <= self.version:
+                self.news.clear()
+                # the event, or after 3 s what the page's fallback poll would do
+                self.news.wait(timeout=3)
+            with self.client.get(
+                f"/games/{game}/poll/?version={self.version}", name="table", catch_response=True
+            ) as answer:
+                if answer.status_code == 204:
+                    answer.success()
+                elif answer.status_code != 200 or not VERSION.search(answer.text):
+                    answer.failure(f"poll answered {answer.status_code} {answer.error or ''}")
+                    return
+                else:
+                    self.version = int(VERSION.search(answer.text)[1])
         state = state_of(game)
-        self.version = int(VERSION.search(answer.text)[1])
         if self.seat["position"] not in engine.to_act(state):
             return
         seen = engine.view(state, self.seat["position"])
         legal = seen["legal"]
         if not legal:
             return
+        if THINK[1]:
+            gevent.sleep(random.uniform(*THINK))  # a person deciding (``--think``)
         move = random.choice(legal)
         version = self.version
         data = form_of(move, version, seen["round"])
@@ -109,14 +145,18 @@ class Person(HttpUser):
             f"/games/{game}/move/", data=data, name="move", catch_response=True
         ) as answer:
             if answer.status_code != 200:
-                answer.failure(f"move answered {answer.status_code}")
+                answer.failure(f"move answered {answer.status_code} {answer.error or ''}")
             elif 'class="error' in answer.text:
                 # Someone else moved in the same instant (a simultaneous discard): asked again.
                 accepted["refused"] += 1
                 answer.success()
+                found = VERSION.search(answer.text)  # the table as it is now
+                self.version = int(found[1]) if found else version
+                self.again = True
             else:
                 accepted["moves"] += 1
                 answer.success()
+                self.again = True  # the same seat may decide again at once (a trick's winner)
                 found = VERSION.search(answer.text)
                 self.version = int(found[1]) if found else version
 
