@@ -18,6 +18,7 @@ import csv
 import json
 import os
 import re
+import resource
 import secrets
 import signal
 import socket
@@ -104,6 +105,41 @@ def prepare(folder: Path, people: int) -> tuple[dict, Path]:
     return env, path
 
 
+def cpu_by_role(site_pid: int) -> dict[str, float]:
+    """CPU seconds used so far by each kind of process: the Procfile's, PostgreSQL's backends
+    for this database, and Redis."""
+    import psutil
+
+    roles: dict[str, float] = {}
+
+    def add(role: str, process) -> None:
+        try:
+            times = process.cpu_times()
+        except psutil.Error:
+            return
+        roles[role] = roles.get(role, 0.0) + times.user + times.system
+
+    for process in psutil.Process(site_pid).children(recursive=True):
+        try:
+            line = " ".join(process.cmdline())
+        except psutil.Error:
+            continue
+        for role, mark in ROLES.items():
+            if mark in line:
+                add(role, process)
+                break
+    for process in psutil.process_iter(["cmdline", "name"]):
+        if DATABASE in " ".join(process.info["cmdline"] or ()):
+            add("PostgreSQL", process)
+        elif process.info["name"] == "redis-server":
+            add("Redis", process)
+    return roles
+
+
+# How each Procfile process says what it is on its command line.
+ROLES = {"web": "gunicorn", "play": "--queues=play", "worker": "--queues=catchup", "beat": " beat"}
+
+
 def check() -> list[str]:
     """What is wrong in the database after the run (nothing, one hopes)."""
     from games import engine
@@ -171,6 +207,8 @@ def main() -> None:
                     time.sleep(0.5)
             time.sleep(3)
             counts = folder / "counts.json"
+            cpu_before = cpu_by_role(site.pid)
+            locust_before = resource.getrusage(resource.RUSAGE_CHILDREN)
             subprocess.run(
                 [
                     sys.executable,
@@ -205,13 +243,21 @@ def main() -> None:
                 },
                 check=False,
             )
+            cpu = {
+                role: used - cpu_before.get(role, 0.0)
+                for role, used in cpu_by_role(site.pid).items()
+            }
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu["Locust"] = (after.ru_utime - locust_before.ru_utime) + (
+                after.ru_stime - locust_before.ru_stime
+            )
         finally:
             os.killpg(site.pid, signal.SIGTERM)
             site.wait(timeout=60)
-        report(folder, counts)
+        report(folder, counts, cpu)
 
 
-def report(folder: Path, counts: Path) -> None:
+def report(folder: Path, counts: Path, cpu: dict[str, float]) -> None:
     from games.models import MoveRecord
 
     rows = list(csv.DictReader((folder / "load_stats.csv").open()))
@@ -241,6 +287,10 @@ def report(folder: Path, counts: Path) -> None:
         problems.append(f"{failures} requests failed")
     print("database check:", "; ".join(problems) if problems else "all games whole")
     print(f"requests the site answered with a 5xx status: {server_errors}")
+    moves = max(said["moves"], 1)
+    print("CPU used during the run (all processes on this machine's 2 cores):")
+    for role, seconds in sorted(cpu.items(), key=lambda item: -item[1]):
+        print(f"  {role:<11} {seconds:7.1f} s, {seconds / moves * 1000:6.1f} ms per accepted move")
 
 
 if __name__ == "__main__":
