@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nyet_site.settings")
 os.environ["CELERY_TASK_ALWAYS_EAGER"] = "true"  # the bots answer within each move
-os.environ["DATABASE_URL"] = "sqlite://:memory:"
+os.environ.setdefault("DATABASE_URL", "sqlite://:memory:")
 
 import django  # noqa: E402
 
