@@ -224,6 +224,14 @@ class PositionForm(forms.Form):
     )
 
 
+class ConfirmForm(forms.Form):
+    """The second click of an action that cannot be undone (resigning): the button says "Yes"."""
+
+    confirm = forms.BooleanField(
+        error_messages={"required": _("Nothing was done: confirm with the “Yes” button.")}
+    )
+
+
 class JoinForm(forms.Form):
     """The invite code, when the table is private (a wrong one is answered as no code at all)."""
 

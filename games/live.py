@@ -87,7 +87,8 @@ def released(read):
         try:
             return read(*args)
         finally:
-            db.connection.close()
+            if not db.connection.in_atomic_block:  # never under someone's transaction (tests)
+                db.connection.close()
 
     return run
 

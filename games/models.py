@@ -23,11 +23,18 @@ from games.engine import LINES, SETUPS
 CHARACTERS = (_("Wolf"), _("Crane"), _("Tiger"), _("Bear"), _("Eagle"))
 
 
+def before_first_card(state) -> bool:
+    """Nothing a result could rest on has been played (round 1, no card yet): a game may then
+    be aborted, unrated (``actions.abort_game``); after it, a player can only resign."""
+    return state.round == 1 and not state.tricks and not state.trick
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", _("Waiting for players")
         ACTIVE = "active", _("In play")
         FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
 
     class Visibility(models.TextChoices):
         PUBLIC = "public", _("Public: listed in the lobby")
@@ -70,7 +77,11 @@ class Game(models.Model):
     state = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)  # finished or aborted
+    # Who ended the game before its first card (``actions.abort_game``): unrated, nobody won.
+    aborted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     # What the sweep queued for this game (a timeout, a stalled bot turn) and how often since
     # the game last moved: it queues nothing again while a task is on its way, and backs off,
     # then gives up, on a task that keeps failing. A move clears both.
@@ -143,6 +154,9 @@ class Seat(models.Model):
     timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
     # After three timeouts in a row the stand-in bot plays the seat until the player is back.
     autopilot = models.BooleanField(default=False)
+    # The player gave up (``actions.resign``): the stand-in plays the seat to the end, for good,
+    # and the seat ranks last for rating as one that ended on autopilot.
+    resigned_at = models.DateTimeField(null=True, blank=True)
     # The last "your turn" email for this game: none again before the player's next visit.
     turn_emailed_at = models.DateTimeField(null=True, blank=True)
 

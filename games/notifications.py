@@ -56,8 +56,18 @@ PREFERENCES = {
     "vacation_ending": "email_reminders",
     "invitation": "email_invitations",
     "game_over": "email_game_over",
+    "game_aborted": "email_game_over",
+    "player_resigned": "email_game_over",
 }
-GAME_KINDS = {"your_turn", "reminder", "bot_moved", "game_started", "game_over"}
+GAME_KINDS = {
+    "your_turn",
+    "reminder",
+    "bot_moved",
+    "game_started",
+    "game_over",
+    "game_aborted",
+    "player_resigned",
+}
 TURN_KINDS = {"your_turn", "reminder"}  # about one turn: pointless once it is over
 UNSUBSCRIBE_SALT = "nyet.unsubscribe"
 UNSUBSCRIBE_MAX_AGE = 90 * 24 * 3600  # seconds; an older link asks the player to log in
@@ -190,6 +200,11 @@ def _game_email(kind: str, game_id: int, position: int, key: str, now):
         "game_url": site_url(reverse("game", args=[game.pk])),
         "deadline": seat.deadline,
     }
+    if kind == "game_aborted":
+        context["aborted_by"] = game.aborted_by.name if game.aborted_by else ""
+    if kind == "player_resigned":
+        resigned = game.seats.filter(position=int(key.split(":")[1])).first()
+        context["resigned"] = resigned.name if resigned else ""
     if kind == "game_over":
         totals = game_standings(state_from_json(game.state)).totals
         seats = list(game.seats.select_related("user"))

@@ -15,7 +15,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from accounts.models import RatingChange, User
 from accounts.models import ordinal as ordinal_rating
 from games import clock, engine, table
-from games.models import Game, Invitation, MoveRecord, Play, Seat
+from games.models import Game, Invitation, MoveRecord, Play, Seat, before_first_card
 from games.table import (  # noqa: F401 (the words that pages, emails and tests share)
     COLOR_SYMBOLS,
     box_label,
@@ -38,6 +38,7 @@ class SeatInfo:
     deadline: object = None
     paused: bool = False
     autopilot: bool = False
+    resigned: bool = False
 
 
 def seat_infos(seats: list[Seat], me) -> list[SeatInfo]:
@@ -58,6 +59,7 @@ def seat_infos(seats: list[Seat], me) -> list[SeatInfo]:
                 deadline=seat.deadline,
                 paused=seat.paused_seconds is not None and seat.acting_since is not None,
                 autopilot=seat.autopilot,
+                resigned=seat.resigned_at is not None,
             )
         )
     return infos
@@ -106,7 +108,7 @@ def seat_of(user, game_id: int) -> int | None:
 
 
 def _visible_game(game_id: int, user, invite_code: str = "") -> Game | None:
-    game = Game.objects.filter(pk=game_id).first()
+    game = Game.objects.select_related("aborted_by").filter(pk=game_id).first()
     if game is None or not can_view(game, user, invite_code):
         return None
     return game
@@ -131,8 +133,15 @@ def game_page(game_id: int, user, invite_code: str = "") -> dict | None:
         context["bot_levels"] = User.BotLevel.choices
         context["default_bot_level"] = User.DEFAULT_BOT_LEVEL
         return context
-    seen = engine.view(engine.state_from_json(game.state), me)
+    state = engine.state_from_json(game.state)
+    seen = engine.view(state, me)
+    if game.status == Game.Status.ABORTED:
+        seen = {**seen, "to_act": [], "legal": []}  # nobody plays on
+        context["aborted_by"] = game.aborted_by.name if game.aborted_by else None
     context.update(table_context(seen, infos, names, me, now=clock.now()))
+    playing = game.status == Game.Status.ACTIVE and mine is not None and not mine.is_bot
+    context["can_abort"] = playing and before_first_card(state)
+    context["can_resign"] = playing and not mine.resigned and not context["can_abort"]
     finished = game.status == Game.Status.FINISHED
     records = MoveRecord.objects.filter(game=game, round=seen["round"]).order_by("number")
     context["log"] = [log_line(r, names, me, finished) for r in records]
@@ -370,7 +379,10 @@ def lobby(user) -> dict:
         finished_long_ago = clock.now() - timedelta(days=30)
         seats = list(
             Seat.objects.filter(user=user)
-            .exclude(game__status=Game.Status.FINISHED, game__finished_at__lt=finished_long_ago)
+            .exclude(
+                game__status__in=[Game.Status.FINISHED, Game.Status.ABORTED],
+                game__finished_at__lt=finished_long_ago,
+            )
             .select_related("game")
             .defer("game__state")
             .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))

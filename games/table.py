@@ -18,9 +18,8 @@ from functools import lru_cache
 
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, ngettext, pgettext
+from django.utils.translation import get_language, gettext_noop, ngettext, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop as N_
 
 from games.engine import BOXES, LINES, is_loot, team_of, trick_winner
 from games.engine.cards import VALUE
@@ -44,28 +43,33 @@ SLOTS = {
 
 # The words for colours, lines and discard rules, translated one at a time where used: building
 # a dict of them all per call translated every word to show one (hundreds of calls a page).
-COLOR_NAMES = {"B": N_("blue"), "R": N_("red"), "Y": N_("yellow"), "G": N_("green")}
+COLOR_NAMES = {
+    "B": gettext_noop("blue"),
+    "R": gettext_noop("red"),
+    "Y": gettext_noop("yellow"),
+    "G": gettext_noop("green"),
+}
 LINE_TITLES = {
-    "first": N_("First player"),
-    "discard": N_("Discard"),
-    "trump": N_("Trump"),
-    "super": N_("Supertrump"),
-    "points": N_("Points per trick"),
+    "first": gettext_noop("First player"),
+    "discard": gettext_noop("Discard"),
+    "trump": gettext_noop("Trump"),
+    "super": gettext_noop("Supertrump"),
+    "points": gettext_noop("Points per trick"),
 }
 DISCARD_LABELS = {
-    "none": N_("NYET! (no discard)"),
-    "1": N_("Discard 1 card"),
-    "2": N_("Discard 2 cards"),
-    "except_1": N_("Discard 1 card, not a 1"),
-    "pass_left": N_("Pass 1 card left"),
+    "none": gettext_noop("NYET! (no discard)"),
+    "1": gettext_noop("Discard 1 card"),
+    "2": gettext_noop("Discard 2 cards"),
+    "except_1": gettext_noop("Discard 1 card, not a 1"),
+    "pass_left": gettext_noop("Pass 1 card left"),
 }
 # The words on the board's small boxes; the full rule is in their title.
 DISCARD_SHORT = {
-    "none": N_("NYET!"),
-    "1": N_("1 card"),
-    "2": N_("2 cards"),
-    "except_1": N_("1, not a 1"),
-    "pass_left": N_("pass left"),
+    "none": gettext_noop("NYET!"),
+    "1": gettext_noop("1 card"),
+    "2": gettext_noop("2 cards"),
+    "except_1": gettext_noop("1, not a 1"),
+    "pass_left": gettext_noop("pass left"),
 }
 
 
@@ -193,6 +197,7 @@ class Panel:
     deadline: object = None
     paused: bool = False
     autopilot: bool = False
+    resigned: bool = False
     hand: list[str] = field(default_factory=list)  # the replay only: every hand is shown
     choice: list[str] = field(default_factory=list)  # the replay only
 
@@ -256,6 +261,7 @@ def panels(seen: dict, seats: Sequence, viewer: int | None) -> list[Panel]:
                 deadline=info.deadline,
                 paused=info.paused,
                 autopilot=info.autopilot,
+                resigned=info.resigned,
             )
         )
     return sorted(result, key=lambda panel: (panel.k == 0, panel.k))

@@ -32,6 +32,7 @@ from games.actions.errors import RateLimited
 from games.engine import PLAYER_COUNTS
 from games.forms import (
     DEFAULT_PLAYERS,
+    ConfirmForm,
     CreateGameForm,
     InviteForm,
     JoinForm,
@@ -347,6 +348,26 @@ def come_back(request, pk: int):
     if refused := _refusal(request, pk):
         return refused
     return _table_action(request, pk, actions.come_back)
+
+
+@require_POST
+@login_required
+@limited("play")
+def resign(request, pk: int):
+    """Give up this game for good (after the "Yes" of the confirmation): a bot plays on."""
+    if refused := _refusal(request, pk, ConfirmForm(request.POST)):
+        return refused
+    return _table_action(request, pk, actions.resign)
+
+
+@require_POST
+@login_required
+@limited("play")
+def abort(request, pk: int):
+    """End the game before its first card: nobody wins, nothing is rated."""
+    if refused := _refusal(request, pk, ConfirmForm(request.POST)):
+        return refused
+    return _table_action(request, pk, actions.abort_game)
 
 
 @login_required

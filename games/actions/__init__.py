@@ -19,10 +19,18 @@ from .lobby import (
     remove_bot,
     start_game,
 )
-from .moves import come_back, play_bot_move, play_timeout_move, submit_move
+from .moves import (
+    abort_game,
+    come_back,
+    play_bot_move,
+    play_timeout_move,
+    resign,
+    submit_move,
+)
 
 __all__ = [
     "ActionError",
+    "abort_game",
     "StaleVersion",
     "add_bot",
     "come_back",
@@ -36,6 +44,7 @@ __all__ = [
     "release_seats",
     "rematch",
     "remove_bot",
+    "resign",
     "start_game",
     "start_vacation",
     "submit_move",

@@ -17,7 +17,7 @@ from games import clock, engine
 from games.bots import STAND_IN, hard, make_bot
 from games.engine import IllegalMove, state_from_json, state_to_json, to_act
 from games.live import announce_on_commit
-from games.models import Game, MoveRecord, Seat
+from games.models import Game, MoveRecord, Seat, before_first_card
 
 from .errors import ActionError, StaleVersion
 from .notify import notify_on_commit, notify_people_on_commit
@@ -88,6 +88,8 @@ def _lock_active_game(game_id: int) -> Game:
         raise ActionError(_("This game has not started yet."), code="not_started")
     if game.status == Game.Status.FINISHED:
         raise ActionError(_("This game is over."), code="game_over")
+    if game.status == Game.Status.ABORTED:
+        raise ActionError(_("This game was aborted."), code="aborted")
     return game
 
 
@@ -211,6 +213,10 @@ def come_back(user, game_id: int, now=None) -> Game:
         seat = Seat.objects.filter(game=game, user=user).first()
         if seat is None:
             raise ActionError(_("You do not have a seat in this game."), code="not_seated")
+        if seat.resigned_at is not None:
+            raise ActionError(
+                _("You resigned this game: a bot plays your seat to the end."), code="resigned"
+            )
         if not seat.autopilot:
             raise ActionError(_("You are already playing this seat yourself."), code="not_away")
         seat.autopilot = False
@@ -223,4 +229,60 @@ def come_back(user, game_id: int, now=None) -> Game:
         # The turn starts afresh: a new deadline if the seat must act now.
         Seat.objects.filter(pk=seat.pk).update(acting_since=None)
         sync_acting(game, state, now)
+    return game
+
+
+def _person_seat(game: Game, user) -> Seat:
+    seat = Seat.objects.filter(game=game, user=user).first() if user.is_authenticated else None
+    if seat is None:
+        raise ActionError(_("You do not have a seat in this game."), code="not_seated")
+    return seat
+
+
+def abort_game(user, game_id: int, now=None) -> Game:
+    """A seated person ends the game before its first card: unrated, nobody wins, and the other
+    people at the table are told by email."""
+    now = now or clock.now()
+    with transaction.atomic():
+        game = _lock_active_game(game_id)
+        seat = _person_seat(game, user)
+        if not before_first_card(state_from_json(game.state)):
+            raise ActionError(
+                _("The first card has been played: the game can no longer be aborted."),
+                code="too_late",
+            )
+        game.status = Game.Status.ABORTED
+        game.aborted_by = user
+        game.finished_at = now
+        game.version += 1
+        game.save(update_fields=["status", "aborted_by", "finished_at", "version"])
+        Seat.objects.filter(game=game).update(acting_since=None, deadline=None, reminder_due=None)
+        announce_on_commit(game)
+        notify_people_on_commit("game_aborted", game, key="aborted", skip_user_id=seat.user_id)
+    return game
+
+
+def resign(user, game_id: int, now=None) -> Game:
+    """The player gives up for good: the stand-in bot plays their seat to the end, the seat
+    ranks last for rating (as one that ended on autopilot), and the other people are told."""
+    now = now or clock.now()
+    with transaction.atomic():
+        game = _lock_active_game(game_id)
+        seat = _person_seat(game, user)
+        if seat.resigned_at is not None:
+            raise ActionError(_("You have already resigned this game."), code="resigned")
+        seat.resigned_at = now
+        seat.autopilot = True
+        seat.save(update_fields=["resigned_at", "autopilot"])
+        game.version += 1
+        game.save(update_fields=["version"])
+        announce_on_commit(game)
+        state = state_from_json(game.state)
+        # A seat on autopilot has no clock: if it must act, the stand-in moves at once.
+        Seat.objects.filter(pk=seat.pk).update(acting_since=None, deadline=None, reminder_due=None)
+        sync_acting(game, state, now)
+        after_commit(game, state)
+        notify_people_on_commit(
+            "player_resigned", game, key=f"resigned:{seat.position}", skip_user_id=seat.user_id
+        )
     return game

@@ -42,6 +42,7 @@ def infos(players: int):
             deadline=None,
             paused=False,
             autopilot=False,
+            resigned=False,
         )
         for p in range(players)
     ]
