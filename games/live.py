@@ -87,7 +87,9 @@ def released(read):
         try:
             return read(*args)
         finally:
-            if not db.connection.in_atomic_block:  # never under someone's transaction (tests)
+            # Only a pooled server database needs it back; never under someone's transaction,
+            # and never SQLite's (no pool; closing a test's database loses it).
+            if db.connection.vendor != "sqlite" and not db.connection.in_atomic_block:
                 db.connection.close()
 
     return run
