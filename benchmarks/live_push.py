@@ -36,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.ports import free_port  # noqa: E402
 from benchmarks.timing import fmt  # noqa: E402
 
 DATABASE = "nyet_bench"
@@ -129,12 +130,6 @@ def prepare(redis: bool, env: dict) -> None:
     import django
 
     django.setup()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def start_site(env: dict, folder: Path) -> tuple[list[subprocess.Popen], str]:

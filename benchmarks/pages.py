@@ -34,7 +34,9 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks" / "load"))
-from run import PRODUCTION, free_port  # noqa: E402  (benchmarks/load/run.py)
+from run import PRODUCTION  # noqa: E402  (benchmarks/load/run.py)
+
+from benchmarks.ports import free_port  # noqa: E402
 
 DATABASE = "nyet_pages"
 CLIENTS = 4

@@ -8,7 +8,6 @@ import os
 import re
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +19,8 @@ from pathlib import Path
 
 import pytest
 from django.urls import reverse
+
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = secrets.token_urlsafe(50)
@@ -153,12 +154,6 @@ print("|".join([url, str(plain.status_code), plain["Cache-Control"],
 
 
 # --- the Procfile, run as a host runs it, on PostgreSQL and Redis -------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Browser:

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from nyet_site import celery_app
-from tests.test_production import free_port
+from tests.ports import free_port
 from tests.test_settings import OUR_VARIABLES, settings_with
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent

@@ -30,6 +30,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+from benchmarks.ports import free_port  # noqa: E402
+
 DATABASE = "nyet_load"
 DATABASE_URL = f"postgresql://root@127.0.0.1:5432/{DATABASE}"
 REDIS = "redis://127.0.0.1:6379/11"
@@ -45,12 +47,6 @@ PRODUCTION = {
     "RATELIMIT_ENABLE": "false",
     "WEB_CONCURRENCY": "2",
 }
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def prepare(folder: Path, people: int) -> tuple[dict, Path]:

@@ -273,13 +273,15 @@ def resign(user, game_id: int, now=None) -> Game:
             raise ActionError(_("You have already resigned this game."), code="resigned")
         seat.resigned_at = now
         seat.autopilot = True
-        seat.save(update_fields=["resigned_at", "autopilot"])
+        # A seat on autopilot has no clock: if it must act, the stand-in moves at once.
+        seat.acting_since = seat.deadline = seat.reminder_due = None
+        seat.save(
+            update_fields=["resigned_at", "autopilot", "acting_since", "deadline", "reminder_due"]
+        )
         game.version += 1
         game.save(update_fields=["version"])
         announce_on_commit(game)
         state = state_from_json(game.state)
-        # A seat on autopilot has no clock: if it must act, the stand-in moves at once.
-        Seat.objects.filter(pk=seat.pk).update(acting_since=None, deadline=None, reminder_due=None)
         sync_acting(game, state, now)
         after_commit(game, state)
         notify_people_on_commit(

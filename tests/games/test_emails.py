@@ -3,7 +3,6 @@ needs no login; sent once per occasion through the outbox, to a real SMTP server
 slow, refuse or be down."""
 
 import asyncio
-import socket
 import time
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
@@ -18,6 +17,7 @@ from games.actions.deadlines import due
 from games.actions.notify import queue_emails
 from games.models import Game, PendingEmail, SentEmail
 from games.tasks import send_email
+from tests.ports import free_port
 
 pytestmark = pytest.mark.django_db
 
@@ -105,12 +105,6 @@ def test_bots_and_addressless_players_get_no_email(alice):
     alice.save()
     assert not notifications.wants(bot, "reminder")
     assert not notifications.wants(alice, "reminder")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @contextmanager

@@ -22,6 +22,7 @@ from django.urls import reverse
 from games import live, stream
 from games.actions import create_game, join_game
 from games.models import Game
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENT = re.compile(r"^id: (\d+)\nevent: version\ndata: (\d+)\n\n$")
@@ -122,12 +123,6 @@ def test_the_stream_answers_404_for_no_such_game(client):
 
 
 # --- real processes: the site under uvicorn, a move from another process ------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def serve(
