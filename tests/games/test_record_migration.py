@@ -16,6 +16,13 @@ def migrate(targets):
     return executor.loader.project_state(targets).apps
 
 
+@pytest.fixture(autouse=True)
+def back_to_the_latest_schema():
+    """The tests after this one need every migration, also those newer than AFTER."""
+    yield
+    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
 @pytest.mark.django_db(transaction=True)
 def test_moves_are_counted_and_tricks_in_play_dropped():
     apps = migrate(BEFORE)
