@@ -16,7 +16,7 @@ Every figure comes from the game records (``Seat``, ``Round``, ``MoveRecord``); 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AnonymousUser
@@ -85,6 +85,7 @@ class Tally:
     abandoned: int = 0
     points: int = 0  # the final totals of the finished games, added up
     rounds: int = 0  # the rounds of the finished games
+    places: list[dict] = field(default_factory=list)  # games.stats.places, at this count
 
     @property
     def in_play(self) -> int:
@@ -254,6 +255,9 @@ def profile_page(username: str, now: datetime | None = None, viewer=None) -> dic
         values.append(value)
         previous = value
     rating = getattr(user, "rating", None)
+    stats = player_stats(user, viewer)
+    for tally in by_players:
+        tally.places = stats["places"]["by_players"].get(tally.players, [])
     return {
         "player": user,
         "total": total,
@@ -264,7 +268,8 @@ def profile_page(username: str, now: datetime | None = None, viewer=None) -> dic
         "chart": chart(values),
         "recent": recent_games(user, now, changes, viewer),
         "abandoned_days": ABANDONED_AFTER.days,
-        **player_stats(user, viewer),
+        **stats,
+        "places": stats["places"]["all"],
     }
 
 

@@ -13,9 +13,10 @@ from django.db.models import Avg, Count, F, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 
 from games.models import BoardToken, Game, RoundSeat, Seat
-from games.table import box_label, color_label, line_title, ordinal
+from games.table import COLOR_SYMBOLS, box_label, color_label, line_title, ordinal
 
 FINISHED = Game.Status.FINISHED
+COLOR_LINES = ("trump", "super")  # the board lines whose boxes are colors
 TOP_BOXES = 5
 SITE_TOP_BOXES = 10
 # The bar chart of the rounds played under each trump color (server-rendered SVG).
@@ -89,6 +90,7 @@ def _boxes(rows) -> list[dict]:
         {
             "line": line_title(row["line"]),
             "box": box_label(row["line"], row["box"]),
+            "symbol": COLOR_SYMBOLS.get(row["box"], "") if row["line"] in COLOR_LINES else "",
             "count": row["count"],
         }
         for row in rows
@@ -124,6 +126,7 @@ def trump_colors(user) -> dict:
         {
             "color": color,
             "name": color_label(color),
+            "symbol": COLOR_SYMBOLS[color],
             "rounds": rows[color]["rounds"] if color in rows else 0,
             "points": rows[color]["points"] if color in rows else None,
         }
@@ -164,9 +167,9 @@ def head_to_head(user, other) -> dict | None:
     return result
 
 
-def places(user) -> list[dict]:
+def places(user) -> dict:
     """How often the player finished in each place of a finished game, by final totals (equal
-    totals share a place) (1 query)."""
+    totals share a place): ``all`` player counts together, and ``by_players`` count (1 query)."""
     higher = (
         Seat.objects.filter(game=OuterRef("game"), score__gt=OuterRef("score"))
         .order_by()
@@ -177,11 +180,21 @@ def places(user) -> list[dict]:
     rows = (
         Seat.objects.filter(user=user, game__status=FINISHED)
         .annotate(place=1 + Coalesce(Subquery(higher), 0))
-        .values("place")
+        .values("game__players", "place")
         .annotate(games=Count("pk"))
-        .order_by("place")
+        .order_by("place", "game__players")
     )
-    return [{"place": ordinal(row["place"]), "games": row["games"]} for row in rows]
+    every: dict[int, int] = {}
+    by_players: dict[int, list[dict]] = {}
+    for row in rows:
+        every[row["place"]] = every.get(row["place"], 0) + row["games"]
+        by_players.setdefault(row["game__players"], []).append(
+            {"place": ordinal(row["place"]), "games": row["games"]}
+        )
+    return {
+        "all": [{"place": ordinal(place), "games": games} for place, games in every.items()],
+        "by_players": by_players,
+    }
 
 
 def player_stats(user, viewer=None) -> dict:

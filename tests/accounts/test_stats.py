@@ -99,13 +99,21 @@ def test_places(tied_game, finish_game, alice, bob, carol, django_assert_num_que
     game = finish_game(carol, bots=("easy", "easy"), seed=4)
     totals = sorted((s.score for s in game.seats.all()), reverse=True)
     carol_place = 1 + totals.index(game.seats.get(user=carol).score)
+    name = {1: "1st", 2: "2nd", 3: "3rd"}
     with django_assert_num_queries(1):
-        assert stats.places(alice) == [{"place": "1st", "games": 1}]
-    assert stats.places(bob) == [{"place": "1st", "games": 1}]
+        assert stats.places(alice) == {
+            "all": [{"place": "1st", "games": 1}],
+            "by_players": {3: [{"place": "1st", "games": 1}]},
+        }
+    assert stats.places(bob)["all"] == [{"place": "1st", "games": 1}]
     wanted = Counter([3, carol_place])
-    assert stats.places(carol) == [
-        {"place": {1: "1st", 2: "2nd", 3: "3rd"}[p], "games": wanted[p]} for p in sorted(wanted)
-    ]
+    carols = stats.places(carol)
+    assert carols["all"] == [{"place": name[p], "games": wanted[p]} for p in sorted(wanted)]
+    # Both of carol's games are at 3 players; a game at 2 players is counted apart.
+    assert carols["by_players"] == {3: carols["all"]}
+    finish_game(carol, bots=("easy",), seed=5)
+    assert sorted(stats.places(carol)["by_players"]) == [2, 3]
+    assert sum(row["games"] for row in stats.places(carol)["all"]) == 3
 
 
 def test_head_to_head(tied_game, alice, bob, carol, django_assert_num_queries):
@@ -179,3 +187,9 @@ def test_a_players_page_shows_their_rounds_in_both_languages(
         assert word in html
     assert '<svg class="trump-chart"' in html
     assert 'class="places"' in html
+    # Each player count's row has its places (alice played at 2, 3 and 5 players).
+    assert html.count('<td data-label="Places">') == 3  # the same word in French
+    assert {"en": "1st × 1", "fr": "1er × 1"}[language] in html  # the tied game, at 3 players
+    # Each trump color comes with its symbol, for players who cannot tell the colors apart.
+    for symbol in ("●", "▲", "★", "■"):
+        assert symbol in html

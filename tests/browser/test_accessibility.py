@@ -51,4 +51,10 @@ def test_the_pages_around_the_table_have_no_serious_violation(browser, live_serv
                 assert_accessible(page, f"{name} ({language})")
             else:
                 assert_no_sideways_scroll(page)
+                # Nor does a table scroll inside its box: on a phone each row is a card.
+                wide_tables = page.evaluate(
+                    "[...document.querySelectorAll('.scroll')]"
+                    ".filter(box => box.scrollWidth > box.clientWidth).length"
+                )
+                assert wide_tables == 0, f"{name}: {wide_tables} tables scroll sideways"
         context.close()
