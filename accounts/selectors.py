@@ -104,8 +104,8 @@ class Tally:
         return self.points / self.rounds if self.rounds else None
 
     def add(self, other: Tally) -> None:
-        for field in ("played", "finished", "wins", "abandoned", "points", "rounds"):
-            setattr(self, field, getattr(self, field) + getattr(other, field))
+        for name in ("played", "finished", "wins", "abandoned", "points", "rounds"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
 def tallies(user: User, now: datetime) -> tuple[Tally, list[Tally]]:
