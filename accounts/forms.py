@@ -46,6 +46,7 @@ class SettingsForm(forms.ModelForm):
             "email_invitations",
             "email_game_over",
             "sound",
+            "chat_hidden",
         ]
         widgets = {"email_turn": forms.RadioSelect}
 

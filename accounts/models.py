@@ -42,6 +42,11 @@ class User(AbstractUser):
     email_invitations = models.BooleanField(_("email invitations to games"), default=True)
     email_game_over = models.BooleanField(_("email when a game is over"), default=True)
     sound = models.BooleanField(_("play a sound when it is my turn"), default=False)
+    # Table chat: a player may hide it for themselves; staff may bar someone from writing.
+    chat_hidden = models.BooleanField(_("hide the table chat"), default=False)
+    chat_barred = models.BooleanField(
+        _("barred from chat"), default=False, help_text=_("Staff: this player may not write.")
+    )
     # Presence: "your turn" emails go only to players who are not on the site.
     last_seen = models.DateTimeField(null=True, blank=True)
     # When the next daily digest is due: 07:00 in the player's time zone (for the digest only).

@@ -4,10 +4,15 @@ games.actions (a management command or the site), never through an admin form.""
 import json
 
 from django.contrib import admin
+from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import User
+from games import actions
 from games.models import (
     BoardToken,
+    ChatMessage,
+    ChatReport,
     Game,
     Invitation,
     MoveRecord,
@@ -86,3 +91,55 @@ class MoveRecordAdmin(ReadOnly):
 
 for model in (Round, BoardToken, Trick, Play, Vacation, SentEmail, Invitation):
     admin.site.register(model, ReadOnly)
+
+
+class ChatReportInline(admin.TabularInline):
+    model = ChatReport
+    fields = ["reporter", "created_at"]
+    readonly_fields = fields
+    can_delete = False
+    extra = 0
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ReadOnly):
+    """Table chat, for moderation: reported messages first; staff hide a message and bar its
+    writer from chat (actions.hide_chat, actions.bar_from_chat), and delete nothing."""
+
+    list_display = ["pk", "game", "user", "text", "created_at", "hidden", "reported"]
+    list_filter = ["hidden", ("reports", admin.EmptyFieldListFilter)]
+    search_fields = ["text", "user__username"]
+    inlines = [ChatReportInline]
+    actions = ["hide", "hide_and_bar"]
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("user", "game")
+            .annotate(report_count=Count("reports"))
+            .order_by("-report_count", "-pk")
+        )
+
+    @admin.display(description=_("reports"), ordering="report_count")
+    def reported(self, message: ChatMessage) -> int:
+        return message.report_count
+
+    @admin.action(description=_("Hide the selected messages"))
+    def hide(self, request, queryset):
+        hidden = actions.hide_chat(queryset)
+        self.message_user(request, _("%(count)d messages hidden.") % {"count": hidden})
+
+    @admin.action(description=_("Hide the selected messages and bar their writers from chat"))
+    def hide_and_bar(self, request, queryset):
+        writers = User.objects.filter(pk__in=queryset.values("user_id"))
+        barred = actions.bar_from_chat(writers)
+        hidden = actions.hide_chat(queryset)
+        self.message_user(
+            request,
+            _("%(hidden)d messages hidden, %(barred)d players barred from chat.")
+            % {"hidden": hidden, "barred": barred},
+        )

@@ -276,3 +276,13 @@ class VacationForm(forms.Form):
         if data.get("action") != "end" and not self.errors and data.get("days") is None:
             raise ValidationError(self.DAYS, code="days")
         return data
+
+
+class ChatForm(forms.Form):
+    """A chat message; what it may say is checked by ``actions.post_chat``."""
+
+    text = forms.CharField(required=False, strip=False)
+
+
+class ReportForm(forms.Form):
+    message = forms.IntegerField(min_value=1, max_value=2**31 - 1)

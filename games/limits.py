@@ -25,11 +25,14 @@ RATES = {
     # Moves and table actions (join, leave, bots, start): a person makes a few a second at most;
     # several people may share an address.
     "play": {"user": ("5/s", "120/m"), "ip": ("20/s", "600/m")},
+    # Table chat: a few lines in a row, not a flood.
+    "chat": {"user": ("5/10s", "60/h"), "ip": ("30/10s",)},
 }
 MESSAGES = {
     "create": _("You have created many tables just now."),
     "invite": _("You have sent many invitations just now."),
     "play": _("That is a lot of moves at once."),
+    "chat": _("That is a lot of messages at once."),
 }
 
 

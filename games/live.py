@@ -1,7 +1,9 @@
-"""Live push: every open game page hears at once that its game has moved.
+"""Live push: every open game page hears at once that its game has moved, or that its table
+chat has a new message.
 
-An event says only "game N is at version V". Each page then fetches its own seat's fragment, so
-hidden information still goes only through ``view(state, seat)`` (games/selectors.py).
+An event says only "game N is at version V" (or "game N's chat is at message M"). Each page then
+fetches its own seat's fragment (or its chat), so hidden information still goes only through
+``view(state, seat)`` (games/selectors.py), and chat only to the table's players.
 
 - A change announces its new version after it commits (``announce_on_commit``): through Redis
   pub/sub when ``REDIS_URL`` is set.
@@ -10,7 +12,10 @@ hidden information still goes only through ``view(state, seat)`` (games/selector
   games being watched from the database, every ``DB_CHECK`` seconds without Redis (the embedded
   default of ``make run``: a move made by the worker reaches the page within that) and every
   ``DB_SAFETY_CHECK`` seconds with it (pub/sub is fire-and-forget: a message lost while Redis
-  restarts is found this way). One query per check, for all the games watched in the process.
+  restarts is found this way). Two queries per check (versions, latest chat messages), for all
+  the games watched in the process.
+
+Listeners receive ``(kind, number)`` pairs: ``(VERSION, v)`` and ``(CHAT, message_id)``.
 """
 
 from __future__ import annotations
@@ -27,12 +32,15 @@ from asgiref.sync import sync_to_async
 from django import db
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Max
 
-from games.models import Game
+from games.models import ChatMessage, Game
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "nyet:game:"  # + the game's id; the message is its version
+CHAT_CHANNEL = "nyet:chat:"  # + the game's id; the message is its latest chat message's id
+VERSION, CHAT = "version", "chat"
 DB_CHECK = 0.2  # seconds, without Redis
 DB_SAFETY_CHECK = 2.0  # seconds, with Redis
 PUBLISH_RETRY_AFTER = 10.0  # seconds without publishing after Redis failed
@@ -55,17 +63,23 @@ def _client():
     return _redis
 
 
-def announce(game_id: int, version: int) -> None:
-    """Tell the open pages of ``game_id`` that it is at ``version`` (now)."""
+def announce(game_id: int, version: int, kind: str = VERSION) -> None:
+    """Tell the open pages of ``game_id`` that it is at ``version`` (now); for ``CHAT``, that
+    its chat's latest message is ``version``."""
     global _redis_down_until
-    hub.tell_here(game_id, version)
+    hub.tell_here(game_id, version, kind)
     if not settings.REDIS_URL or time.monotonic() < _redis_down_until:
         return  # the hubs read it from the database
+    channel = CHAT_CHANNEL if kind == CHAT else CHANNEL
     try:
-        _client().publish(f"{CHANNEL}{game_id}", version)
+        _client().publish(f"{channel}{game_id}", version)
     except Exception:
         _redis_down_until = time.monotonic() + PUBLISH_RETRY_AFTER
-        log.warning("could not announce game %s at version %s", game_id, version, exc_info=True)
+        log.warning("could not announce game %s at %s %s", game_id, kind, version, exc_info=True)
+
+
+def announce_chat(game_id: int, message_id: int) -> None:
+    announce(game_id, message_id, CHAT)
 
 
 def announce_on_commit(game) -> None:
@@ -96,8 +110,17 @@ def released(read):
 
 
 @released
-def _versions(game_ids: list[int]) -> dict[int, int]:
-    return dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "version"))
+def _versions(game_ids: list[int]) -> tuple[dict[int, int], dict[int, int]]:
+    """The games' versions, and their latest chat messages (for those with one)."""
+    versions = dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "version"))
+    chats = dict(
+        ChatMessage.objects.filter(game_id__in=game_ids)
+        .values("game_id")
+        .annotate(last=Max("pk"))
+        .values_list("game_id", "last")
+        .order_by()
+    )
+    return versions, chats
 
 
 class Hub:
@@ -111,8 +134,8 @@ class Hub:
 
     @contextlib.asynccontextmanager
     async def listen(self, game_id: int) -> AsyncIterator[asyncio.Queue]:
-        """A queue that receives each new version of ``game_id`` (possibly more than once,
-        and not in order: the stream keeps the highest)."""
+        """A queue that receives each new ``(kind, number)`` of ``game_id`` (possibly more
+        than once, and not in order: the stream keeps the highest of each kind)."""
         self._start()
         queue: asyncio.Queue = asyncio.Queue()
         self.listeners[game_id].add(queue)
@@ -126,16 +149,16 @@ class Hub:
     def watching(self) -> int:
         return sum(len(queues) for queues in self.listeners.values())
 
-    def tell_here(self, game_id: int, version: int) -> None:
+    def tell_here(self, game_id: int, version: int, kind: str = VERSION) -> None:
         """From any thread of this process: its own open streams hear at once, without waiting
         for Redis or the next database check (a move made by this web process)."""
         loop = self.loop
         if loop is not None and not loop.is_closed() and game_id in self.listeners:
-            loop.call_soon_threadsafe(self._deliver, game_id, version)
+            loop.call_soon_threadsafe(self._deliver, game_id, version, kind)
 
-    def _deliver(self, game_id: int, version: int) -> None:
+    def _deliver(self, game_id: int, number: int, kind: str = VERSION) -> None:
         for queue in self.listeners.get(game_id, ()):
-            queue.put_nowait(version)
+            queue.put_nowait((kind, number))
 
     def _start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -156,8 +179,11 @@ class Hub:
             except Exception:
                 log.warning("could not read the versions of the watched games", exc_info=True)
                 continue
+            versions, chats = versions
             for game_id, version in versions.items():
                 self._deliver(game_id, version)
+            for game_id, message_id in chats.items():
+                self._deliver(game_id, message_id, CHAT)
 
     async def _subscribe(self) -> None:
         import redis.asyncio
@@ -166,13 +192,15 @@ class Hub:
             client = redis.asyncio.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1)
             try:
                 async with client.pubsub() as pubsub:
-                    await pubsub.psubscribe(f"{CHANNEL}*")
+                    await pubsub.psubscribe(f"{CHANNEL}*", f"{CHAT_CHANNEL}*")
                     self.redis_up = True
                     async for message in pubsub.listen():
                         if message["type"] != "pmessage":
                             continue
-                        game_id = int(message["channel"].decode()[len(CHANNEL) :])
-                        self._deliver(game_id, int(message["data"]))
+                        channel = message["channel"].decode()
+                        kind = CHAT if channel.startswith(CHAT_CHANNEL) else VERSION
+                        game_id = int(channel.rsplit(":", 1)[1])
+                        self._deliver(game_id, int(message["data"]), kind)
             except asyncio.CancelledError:
                 raise
             except Exception:

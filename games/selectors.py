@@ -15,7 +15,16 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from accounts.models import RatingChange, User
 from accounts.models import ordinal as ordinal_rating
 from games import clock, engine, table
-from games.models import Game, Invitation, MoveRecord, Play, Seat, before_first_card
+from games.models import (
+    CHAT_MAX_LENGTH,
+    ChatMessage,
+    Game,
+    Invitation,
+    MoveRecord,
+    Play,
+    Seat,
+    before_first_card,
+)
 from games.table import (  # noqa: F401 (the words that pages, emails and tests share)
     COLOR_SYMBOLS,
     box_label,
@@ -397,3 +406,46 @@ def lobby(user) -> dict:
         )
         mine = [{"game": s.game, "seat": s, "waiting": s in waiting} for s in waiting + others]
     return {"open_games": open_games, "my_games": mine}
+
+
+CHAT_LINES = 100  # the latest messages a table's chat shows
+
+
+def chat_seated(user, game_id: int) -> bool:
+    """A person (not a bot) seated at the game: the only readers and writers of its chat."""
+    return (
+        user.is_authenticated
+        and not user.is_bot
+        and Seat.objects.filter(game_id=game_id, user=user).exists()
+    )
+
+
+def table_chat(game_id: int, user, seated: bool | None = None) -> dict | None:
+    """The table chat as ``user`` reads it: None for anyone not seated at the game (spectators
+    have no chat, see the README); for a player who hid the chat, only that. One query for the
+    lines (and one to find the seat, unless the page knows ``seated``)."""
+    if seated is None:
+        seated = chat_seated(user, game_id)
+    if not seated or user.is_bot:
+        return None
+    if user.chat_hidden:
+        return {"game_id": game_id, "hidden": True, "last": 0}
+    lines = list(
+        ChatMessage.objects.filter(game_id=game_id, hidden=False)
+        .select_related("user")
+        .order_by("-pk")[:CHAT_LINES]
+    )
+    lines.reverse()
+    return {
+        "game_id": game_id,
+        "hidden": False,
+        "lines": lines,
+        "last": lines[-1].pk if lines else 0,
+        "barred": user.chat_barred,
+        "max_length": CHAT_MAX_LENGTH,
+    }
+
+
+def chat_news(game_id: int, after: int) -> bool:
+    """A message to show newer than ``after``."""
+    return ChatMessage.objects.filter(game_id=game_id, pk__gt=after, hidden=False).exists()

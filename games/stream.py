@@ -1,10 +1,11 @@
 """The game's event stream (Server-Sent Events): what an open game page listens to.
 
 It runs on the web process's event loop (an ASGI server: uvicorn), so an open page holds no
-thread. It says only the game's version: first the current one (so a page that reconnects after
-missing moves catches up at once), then each new one; the page then fetches its own seat's
-fragment (``games/views.py``). A comment line every ``KEEP_ALIVE`` seconds lets the browser and
-the proxies in between tell a live connection from a dead one. After ``LIFETIME`` the stream
+thread. It says only the game's version and its chat's latest message id: first the current
+ones (so a page that reconnects after missing moves catches up at once), then each new one; the
+page then fetches its own seat's fragment, or its chat (``games/views.py``). A comment line
+every ``KEEP_ALIVE`` seconds lets the browser and the proxies in between tell a live connection
+from a dead one. After ``LIFETIME`` the stream
 ends and the browser reconnects by itself (EventSource), so that a deployment can drain.
 """
 
@@ -15,12 +16,13 @@ import time
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
+from django.db.models import Max
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games.live import hub, released
-from games.models import Game
+from games.live import CHAT, VERSION, hub, released
+from games.models import ChatMessage, Game
 from games.selectors import can_view
 
 KEEP_ALIVE = 15.0  # seconds
@@ -36,36 +38,44 @@ def _visible(game_id: int, user, invite_code: str) -> bool:
     return game is not None and can_view(game, user, invite_code)
 
 
-def event(version: int) -> str:
+def event(version: int, kind: str = VERSION) -> str:
+    if kind == CHAT:
+        return f"event: chat\ndata: {version}\n\n"
     return f"id: {version}\nevent: version\ndata: {version}\n\n"
 
 
 async def game_events(game_id: int, lifetime: float = LIFETIME):
-    """The stream's text: the version now, then each new one, and keep-alive comments."""
-    async with hub.listen(game_id) as versions:  # listening before reading: nothing slips by
+    """The stream's text: the version (and the chat's latest message) now, then each new one,
+    and keep-alive comments."""
+    async with hub.listen(game_id) as news:  # listening before reading: nothing slips by
         sent = await sync_to_async(_current)(game_id)
-        yield f"retry: {RETRY_MS}\n" + event(sent)
+        first = f"retry: {RETRY_MS}\n" + event(sent[VERSION])
+        if sent[CHAT]:
+            first += event(sent[CHAT], CHAT)
+        yield first
         ends = time.monotonic() + lifetime
-        # The hub repeats versions a page already has (its database check): only what is sent
+        # The hub repeats what a page already has (its database check): only what is sent
         # counts as news, so a quiet game still says something every KEEP_ALIVE seconds.
         quiet_since = time.monotonic()
         while (left := ends - time.monotonic()) > 0:
             until_keep_alive = KEEP_ALIVE - (time.monotonic() - quiet_since)
             try:
-                version = await asyncio.wait_for(versions.get(), min(until_keep_alive, left))
+                kind, number = await asyncio.wait_for(news.get(), min(until_keep_alive, left))
             except TimeoutError:
                 yield ": keep-alive\n\n"
                 quiet_since = time.monotonic()
                 continue
-            if version > sent:
-                sent = version
-                yield event(version)
+            if number > sent[kind]:
+                sent[kind] = number
+                yield event(number, kind)
                 quiet_since = time.monotonic()
 
 
 @released
-def _current(game_id: int) -> int:
-    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first() or 0
+def _current(game_id: int) -> dict[str, int]:
+    version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first() or 0
+    chat = ChatMessage.objects.filter(game_id=game_id).aggregate(last=Max("pk"))["last"] or 0
+    return {VERSION: version, CHAT: chat}
 
 
 @require_GET

@@ -32,6 +32,7 @@ from games.actions.errors import RateLimited
 from games.engine import PLAYER_COUNTS
 from games.forms import (
     DEFAULT_PLAYERS,
+    ChatForm,
     ConfirmForm,
     CreateGameForm,
     InviteForm,
@@ -39,6 +40,7 @@ from games.forms import (
     LevelForm,
     MoveForm,
     PositionForm,
+    ReportForm,
     VacationForm,
     first_error,
     new_game_choices,
@@ -128,8 +130,10 @@ def game(request, pk: int):
         return no_such_game(request)
     if code:
         context["invite"] = code
-    template = GAME_FRAGMENT if request.htmx else "games/game.html"
-    return render(request, template, context)
+    if request.htmx:
+        return render(request, GAME_FRAGMENT, context)
+    context["chat"] = selectors.table_chat(pk, request.user, seated=context["me"] is not None)
+    return render(request, "games/game.html", context)
 
 
 @require_GET
@@ -417,3 +421,62 @@ def unsubscribe(request, token: str):
         User.objects.filter(pk=user.pk).update(**{preference: value})
         return render(request, "games/unsubscribe.html", {"done": True, "label": label})
     return render(request, "games/unsubscribe.html", {"label": label, "token": token})
+
+
+CHAT_FRAGMENT = "games/game.html#chat_lines"
+
+
+def _chat_answer(request, pk: int, error: ActionError | None = None, note: str = ""):
+    """The chat's lines for HTMX (with the refusal or the note), else back to the game page."""
+    if not request.htmx:
+        if error:
+            messages.error(request, error.message)
+        elif note:
+            messages.success(request, note)
+        return redirect(reverse("game", args=[pk]) + "#chat")
+    chat = selectors.table_chat(pk, request.user)
+    if chat is None:
+        return no_such_game(request)
+    chat["error"] = error.message if error else ""
+    chat["note"] = note
+    response = render(request, CHAT_FRAGMENT, {"chat": chat})
+    if request.method == "POST" and error is None and not note:
+        response["HX-Trigger"] = "nyet:chat-sent"  # chat.js empties the box
+    return response
+
+
+@login_required
+def chat(request, pk: int):
+    """GET: the table chat's lines (204 when none is newer than ``?after=``). POST: write."""
+    if not selectors.chat_seated(request.user, pk):
+        return no_such_game(request)
+    if request.method == "GET":
+        after = request.GET.get("after", "")
+        if after.isdigit() and not selectors.chat_news(pk, int(after)):
+            return HttpResponse(status=204)
+        return _chat_answer(request, pk)
+    if request.method != "POST":
+        return HttpResponse(status=405, headers={"Allow": "GET, POST"})
+    try:
+        limits.hit(request, "chat")
+        form = ChatForm(request.POST)
+        if not form.is_valid():
+            raise ActionError(first_error(form), code="malformed")
+        actions.post_chat(request.user, pk, form.cleaned_data["text"])
+    except ActionError as error:
+        return _chat_answer(request, pk, error)
+    return _chat_answer(request, pk)
+
+
+@require_POST
+@login_required
+def report_chat(request, pk: int):
+    """Report a message to staff: they read reports in the admin."""
+    form = ReportForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise ActionError(first_error(form), code="malformed")
+        actions.report_chat(request.user, pk, form.cleaned_data["message"])
+    except ActionError as error:
+        return _chat_answer(request, pk, error)
+    return _chat_answer(request, pk, note=_("Reported: staff will read it."))

@@ -6,6 +6,7 @@ records. Each public action validates untrusted input (``check_*``), locks the g
 ``ActionError`` with a message for the player and changes nothing.
 """
 
+from .chat import bar_from_chat, hide_chat, post_chat, report_chat
 from .deadlines import end_vacation, start_vacation
 from .errors import ActionError, StaleVersion
 from .lobby import (
@@ -33,6 +34,10 @@ __all__ = [
     "abort_game",
     "StaleVersion",
     "add_bot",
+    "bar_from_chat",
+    "hide_chat",
+    "post_chat",
+    "report_chat",
     "come_back",
     "create_game",
     "end_vacation",

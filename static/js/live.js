@@ -4,7 +4,8 @@
    on screen, the table fetches its own fragment: the "nyet:moved" event makes #game send its
    hx-get (the poll URL, which answers 204 when nothing changed), so that hidden cards still
    come only from the seat's own view. EventSource reconnects by itself, and the stream says
-   the current version first, so a reconnection misses nothing. While the stream cannot
+   the current version first, so a reconnection misses nothing. "chat N" (the table chat's
+   latest message) goes on to chat.js as the document event "nyet:chat-news". While the stream cannot
    connect, the table asks every 3 seconds instead, when the tab is visible. Without
    JavaScript the page has a link to reload it. */
 (function () {
@@ -20,6 +21,16 @@
 
   function live(el) {
     return el && el.getAttribute("hx-get") && el.dataset.events;
+  }
+
+  // The stream to hear: the table's while the game is on; after it, the chat's (if any).
+  function eventsUrl() {
+    var el = game();
+    if (live(el)) {
+      return el.dataset.events;
+    }
+    var chat = document.getElementById("chat");
+    return chat ? chat.dataset.events : null;
   }
 
   function refresh() {
@@ -40,9 +51,18 @@
     }
   }
 
+  function chatNews(last) {
+    document.dispatchEvent(new window.CustomEvent("nyet:chat-news", {detail: {last: last}}));
+  }
+
   function poll() {
     if (document.visibilityState === "visible") {
       refresh();
+      // The chat asks too: its answer is 204 unless a message is newer than its last.
+      var chat = document.getElementById("chat-lines");
+      if (chat && window.htmx) {
+        window.htmx.trigger(chat, "nyet:chat");
+      }
     }
   }
 
@@ -68,15 +88,15 @@
   }
 
   function connect() {
-    var el = game();
-    if (!live(el)) {
+    var url = eventsUrl();
+    if (!url) {
       return;
     }
     if (!window.EventSource) {
       startFallback();
       return;
     }
-    source = new window.EventSource(el.dataset.events);
+    source = new window.EventSource(url);
     source.addEventListener("open", function () {
       failures = 0;
       stopFallback();
@@ -85,6 +105,9 @@
     source.addEventListener("version", function (event) {
       announced = Math.max(announced, Number(event.data));
       catchUp();
+    });
+    source.addEventListener("chat", function (event) {
+      chatNews(Number(event.data));
     });
     source.addEventListener("error", function () {
       failures += 1;
@@ -97,9 +120,10 @@
   }
 
   document.addEventListener("DOMContentLoaded", connect);
-  // A finished game has nothing more to say: its last fragment has no hx-get.
+  // A finished game has nothing more to say (its last fragment has no hx-get), unless its
+  // players chat on.
   document.addEventListener("htmx:afterSettle", function () {
-    if (source !== null && !live(game())) {
+    if (source !== null && !eventsUrl()) {
       close();
     } else if (source !== null) {
       window.setTimeout(catchUp, 0);
