@@ -215,3 +215,69 @@ class Hub:
 
 
 hub = Hub()
+
+
+# --- watchers -----------------------------------------------------------------------------------
+
+WATCHERS = "nyet:watchers:"  # + the game's id: a sorted set of streams, scored by their expiry
+WATCHER_TTL = 45.0  # seconds: a stream says it still watches more often than that
+
+
+class Watchers:
+    """How many people not seated at a game have its page open (its spectators' streams).
+
+    With Redis, every web process counts together: each stream is a member of the game's sorted
+    set, scored by when it expires unless it says it still watches (``still``); a process that
+    dies leaves members that expire by themselves. Without Redis (the embedded default, one web
+    process), this process's count is the count."""
+
+    def __init__(self) -> None:
+        self.here: dict[int, int] = defaultdict(int)
+
+    def _redis(self):
+        if not settings.REDIS_URL or time.monotonic() < _redis_down_until:
+            return None
+        return _client()
+
+    def _try(self, work) -> None:
+        global _redis_down_until
+        client = self._redis()
+        if client is None:
+            return
+        try:
+            work(client)
+        except Exception:
+            _redis_down_until = time.monotonic() + PUBLISH_RETRY_AFTER
+            log.warning("could not count the watchers in Redis", exc_info=True)
+
+    def came(self, game_id: int, token: str) -> None:
+        self.here[game_id] += 1
+        self.still(game_id, token)
+
+    def still(self, game_id: int, token: str) -> None:
+        def work(client):
+            key = f"{WATCHERS}{game_id}"
+            client.zadd(key, {token: time.time() + WATCHER_TTL})
+            client.expire(key, int(WATCHER_TTL) * 2)
+
+        self._try(work)
+
+    def left(self, game_id: int, token: str) -> None:
+        self.here[game_id] -= 1
+        if self.here[game_id] <= 0:
+            del self.here[game_id]
+        self._try(lambda client: client.zrem(f"{WATCHERS}{game_id}", token))
+
+    def count(self, game_id: int) -> int:
+        client = self._redis()
+        if client is not None:
+            key = f"{WATCHERS}{game_id}"
+            try:
+                client.zremrangebyscore(key, 0, time.time())
+                return int(client.zcard(key))
+            except Exception:
+                log.warning("could not count the watchers in Redis", exc_info=True)
+        return self.here.get(game_id, 0)
+
+
+watchers = Watchers()

@@ -14,7 +14,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
 from accounts.models import RatingChange, User
 from accounts.models import ordinal as ordinal_rating
-from games import clock, engine, table
+from games import clock, engine, live, table
 from games.models import (
     CHAT_MAX_LENGTH,
     ChatMessage,
@@ -151,6 +151,8 @@ def game_page(game_id: int, user, invite_code: str = "") -> dict | None:
     playing = game.status == Game.Status.ACTIVE and mine is not None and not mine.is_bot
     context["can_abort"] = playing and before_first_card(state)
     context["can_resign"] = playing and not mine.resigned and not context["can_abort"]
+    if game.status == Game.Status.ACTIVE:
+        context["watching"] = live.watchers.count(game.pk)
     finished = game.status == Game.Status.FINISHED
     records = MoveRecord.objects.filter(game=game, round=seen["round"]).order_by("number")
     context["log"] = [log_line(r, names, me, finished) for r in records]

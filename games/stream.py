@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import uuid
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
@@ -21,8 +22,8 @@ from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games.live import CHAT, VERSION, hub, released
-from games.models import ChatMessage, Game
+from games.live import CHAT, VERSION, hub, released, watchers
+from games.models import ChatMessage, Game, Seat
 from games.selectors import can_view
 
 KEEP_ALIVE = 15.0  # seconds
@@ -31,11 +32,14 @@ RETRY_MS = 1000  # how soon the browser reconnects
 
 
 @released
-def _visible(game_id: int, user, invite_code: str) -> bool:
-    """The game page's rule (``selectors.can_view``): a private game's stream is no one
-    else's business either."""
+def _visible(game_id: int, user, invite_code: str) -> tuple[bool, bool]:
+    """(may see, is seated): the game page's rule (``selectors.can_view``), for a private
+    game's stream is no one else's business either; a seated person is not a spectator."""
     game = Game.objects.filter(pk=game_id).first()
-    return game is not None and can_view(game, user, invite_code)
+    if game is None or not can_view(game, user, invite_code):
+        return False, False
+    seated = user.is_authenticated and Seat.objects.filter(game=game, user=user).exists()
+    return True, seated
 
 
 def event(version: int, kind: str = VERSION) -> str:
@@ -44,9 +48,26 @@ def event(version: int, kind: str = VERSION) -> str:
     return f"id: {version}\nevent: version\ndata: {version}\n\n"
 
 
-async def game_events(game_id: int, lifetime: float = LIFETIME):
+async def game_events(game_id: int, lifetime: float = LIFETIME, watcher: bool = False):
     """The stream's text: the version (and the chat's latest message) now, then each new one,
-    and keep-alive comments."""
+    and keep-alive comments. A ``watcher`` (not seated) is counted as one while it lasts."""
+    token = uuid.uuid4().hex
+    if watcher:
+        await _off_loop(watchers.came, game_id, token)
+    try:
+        async for chunk in _game_events(game_id, lifetime, token if watcher else None):
+            yield chunk
+    finally:
+        if watcher:
+            await _off_loop(watchers.left, game_id, token)
+
+
+async def _off_loop(work, *args):
+    """Redis's few milliseconds, in a worker thread rather than on the event loop."""
+    await sync_to_async(work, thread_sensitive=False)(*args)
+
+
+async def _game_events(game_id: int, lifetime: float, watcher: str | None):
     async with hub.listen(game_id) as news:  # listening before reading: nothing slips by
         sent = await sync_to_async(_current)(game_id)
         first = f"retry: {RETRY_MS}\n" + event(sent[VERSION])
@@ -56,8 +77,11 @@ async def game_events(game_id: int, lifetime: float = LIFETIME):
         ends = time.monotonic() + lifetime
         # The hub repeats what a page already has (its database check): only what is sent
         # counts as news, so a quiet game still says something every KEEP_ALIVE seconds.
-        quiet_since = time.monotonic()
+        quiet_since = said_watching = time.monotonic()
         while (left := ends - time.monotonic()) > 0:
+            if watcher and time.monotonic() - said_watching > KEEP_ALIVE:
+                await _off_loop(watchers.still, game_id, watcher)
+                said_watching = time.monotonic()
             until_keep_alive = KEEP_ALIVE - (time.monotonic() - quiet_since)
             try:
                 kind, number = await asyncio.wait_for(news.get(), min(until_keep_alive, left))
@@ -82,13 +106,16 @@ def _current(game_id: int) -> dict[str, int]:
 async def events(request, pk: int):
     user = await request.auser()
     invite_code = request.GET.get("invite", "")[:64]
-    if not await sync_to_async(_visible)(pk, user, invite_code):
+    visible, seated = await sync_to_async(_visible)(pk, user, invite_code)
+    if not visible:
         raise Http404(_("There is no such game."))
     if not isinstance(request, ASGIRequest):
         # Under a WSGI server an open stream would hold a thread for as long as the page stays
         # open: 204 tells the browser's EventSource to stop, and the page polls instead.
         return HttpResponse(status=204)
-    response = StreamingHttpResponse(game_events(pk), content_type="text/event-stream")
+    response = StreamingHttpResponse(
+        game_events(pk, watcher=not seated), content_type="text/event-stream"
+    )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response

@@ -249,3 +249,58 @@ def test_under_a_wsgi_server_the_stream_sends_the_page_to_its_poll(client, alice
     game = create_game(alice, players=3)
     response = client.get(reverse("game_events", args=[game.pk]))
     assert response.status_code == 204 and not response.content
+
+
+@pytest.mark.django_db(transaction=True)
+def test_watchers_are_counted_while_their_pages_are_open(alice, bob, settings, client):
+    """Spectators' streams count as watching, shown on the table; players' do not."""
+    settings.REDIS_URL = ""  # this process's count (with Redis: every process's, see below)
+    game = create_game(alice, players=2)
+    join_game(bob, game.pk)
+    client.force_login(alice)
+
+    def shown() -> str:
+        html = client.get(reverse("game", args=[game.pk]), headers={"HX-Request": "true"})
+        return html.content.decode()
+
+    async def scenario():
+        async def watch(seconds: float, watcher=True):
+            async for _chunk in stream.game_events(game.pk, lifetime=seconds, watcher=watcher):
+                pass
+            await sync_to_async(connections.close_all)()
+
+        two = [asyncio.ensure_future(watch(1.5)) for _ in range(2)]
+        player = asyncio.ensure_future(watch(1.5, watcher=False))
+        await asyncio.sleep(0.5)
+        during = await sync_to_async(live.watchers.count)(game.pk)
+        page = await sync_to_async(shown)()
+        await asyncio.gather(*two, player)
+        return during, page
+
+    during, page = asyncio.run(scenario())
+    assert during == 2
+    assert "2 watching" in page
+    assert live.watchers.count(game.pk) == 0
+    assert "watching" not in shown()
+
+
+@pytest.mark.postgres  # with the PostgreSQL pass, which has the machine's Redis
+@pytest.mark.django_db(transaction=True)
+def test_with_redis_every_process_counts_the_same_watchers(alice, settings):
+    settings.REDIS_URL = "redis://127.0.0.1:6379/8"
+    live._redis = None
+    game = create_game(alice, players=2)
+    elsewhere = live.Watchers()  # another web process: its own in-process count
+    try:
+        live.watchers.came(game.pk, "one")
+        live.watchers.came(game.pk, "two")
+        assert elsewhere.count(game.pk) == 2
+        live.watchers.left(game.pk, "one")
+        assert elsewhere.count(game.pk) == 1
+        # a process that died never says "left": its stream expires
+        live._client().zadd(f"{live.WATCHERS}{game.pk}", {"two": 0})
+        assert elsewhere.count(game.pk) == 0
+    finally:
+        live._client().delete(f"{live.WATCHERS}{game.pk}")
+        live.watchers.here.clear()
+        live._redis = None
