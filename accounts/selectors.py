@@ -288,3 +288,43 @@ def leaderboard_page(page_number, min_games: int | None = None) -> dict:
     page: Page = Paginator(ratings, LEADERBOARD_PAGE_SIZE).get_page(page_number)
     rows = [(page.start_index() + i, rating) for i, rating in enumerate(page.object_list)]
     return {"page": page, "rows": rows, "min_games": min_games}
+
+
+PLAYER_GAMES_PAGE_SIZE = 20
+PLAYER_GAMES = ("in-play", "finished")
+
+
+def player_games_page(
+    username: str, which: str, page_number, viewer=None, now: datetime | None = None
+) -> dict | None:
+    """One page of a player's games in play or finished games that ``viewer`` may see, latest
+    first, each with its table (4 queries: the player, the count, the page, the page's seats).
+    None for no such (active) player."""
+    now = now or timezone.now()
+    user = User.objects.filter(username=username).first()
+    if user is None or not (user.is_active or user.is_bot) or which not in PLAYER_GAMES:
+        return None
+    finished = which == "finished"
+    seats = (
+        started_seats(user, now)
+        .filter(game__in=visible_games(viewer or AnonymousUser()))
+        .filter(game__status=Game.Status.FINISHED if finished else Game.Status.ACTIVE)
+        .annotate(top_score=F("top"))
+        .select_related("game")
+        .order_by("-game__finished_at" if finished else "-game__started_at", "-game_id", "position")
+    )
+    page: Page = Paginator(seats, PLAYER_GAMES_PAGE_SIZE).get_page(page_number)
+    tables = Seat.objects.filter(game__in=[seat.game_id for seat in page.object_list])
+    names: dict[int, list[str]] = {}
+    for other in tables.select_related("user", "game").order_by("game_id", "position"):
+        names.setdefault(other.game_id, []).append(other.name)
+    rows = [
+        {
+            "game": seat.game,
+            "score": seat.score,
+            "won": finished and not seat.autopilot and seat.score >= seat.top_score,
+            "names": names.get(seat.game_id, []),
+        }
+        for seat in page.object_list
+    ]
+    return {"player": user, "which": which, "finished": finished, "page": page, "rows": rows}

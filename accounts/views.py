@@ -21,6 +21,16 @@ def profile(request, username: str):
     return render(request, "accounts/profile.html", context)
 
 
+def player_games(request, username: str, which: str):
+    """A player's games in play, or finished games, a page at a time."""
+    context = selectors.player_games_page(
+        username, which, request.GET.get("page"), viewer=request.user
+    )
+    if context is None:
+        raise Http404(_("There is no such player."))
+    return render(request, "accounts/games.html", context)
+
+
 def leaderboard(request):
     return render(
         request, "accounts/leaderboard.html", selectors.leaderboard_page(request.GET.get("page"))
