@@ -258,7 +258,9 @@ def abort_game(user, game_id: int, now=None) -> Game:
         game.save(update_fields=["status", "aborted_by", "finished_at", "version"])
         Seat.objects.filter(game=game).update(acting_since=None, deadline=None, reminder_due=None)
         announce_on_commit(game)
-        notify_people_on_commit("game_aborted", game, key="aborted", skip_user_id=seat.user_id)
+        notify_people_on_commit(
+            "game_aborted", game, key=str(game.pk), skip_user_id=seat.user_id
+        )
     return game
 
 
@@ -285,6 +287,6 @@ def resign(user, game_id: int, now=None) -> Game:
         sync_acting(game, state, now)
         after_commit(game, state)
         notify_people_on_commit(
-            "player_resigned", game, key=f"resigned:{seat.position}", skip_user_id=seat.user_id
+            "player_resigned", game, key=f"{game.pk}:{seat.position}", skip_user_id=seat.user_id
         )
     return game

@@ -115,3 +115,21 @@ def test_only_a_seated_player_ends_a_game(act, client, trio, make_person):
     client.post(reverse("game_abort", args=[trio.pk]), {"confirm": "yes"}, headers=HX)
     trio.refresh_from_db()
     assert trio.status == Game.Status.ACTIVE
+
+
+def test_every_aborted_game_and_every_resignation_is_told(act, alice, bob):
+    """An email is sent once per occasion: the occasion names its game, so a second aborted game
+    (or resignation from the same seat of another game) is told too."""
+    for _ in range(2):
+        game = act(create_game, alice, players=2)
+        act(join_game, bob, game.pk)
+        mail.outbox.clear()
+        act(abort_game, bob, game.pk)
+        assert [m.to for m in mail.outbox if "aborted" in m.subject] == [["alice@example.com"]]
+    for seed in (11, 12):
+        game = act(create_game, alice, players=2)
+        act(join_game, bob, game.pk)
+        game = play_out(act, game, [alice, bob], random.Random(seed), until=first_card_played)
+        mail.outbox.clear()
+        act(resign, Seat.objects.get(game=game, position=0).user, game.pk)
+        assert len([m for m in mail.outbox if "resigned" in m.subject]) == 1
