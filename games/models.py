@@ -114,6 +114,12 @@ class Game(models.Model):
         )
 
     @property
+    def expired(self) -> bool:
+        """Aborted by the sweep because its open seats were never filled (it never started:
+        a player aborts only a game in play, ``actions.abort_game``)."""
+        return self.status == self.Status.ABORTED and self.started_at is None
+
+    @property
     def round_count(self) -> int | None:
         """How many rounds are played; None when playing to a point target."""
         return None if self.target else SETUPS[self.players].rounds
@@ -185,9 +191,9 @@ class Seat(models.Model):
         """Who sits here, as every page says it (uses ``self.game``: prefetch it with seats)."""
         user = self.user
         if user is None:  # an open seat, or a player who deleted their account
-            return (
-                _("(open seat)") if self.game.status == Game.Status.OPEN else _("(former player)")
-            )
+            game = self.game  # a table that never started (open, or expired) had nobody there
+            never_filled = game.status == Game.Status.OPEN or game.expired
+            return _("(open seat)") if never_filled else _("(former player)")
         if user.is_bot:  # several bots of a level may sit at a table: add the character
             return f"{user.name} ({self.character})"
         return user.name if user.is_active else _("(former player)")

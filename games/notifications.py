@@ -58,6 +58,7 @@ PREFERENCES = {
     "game_over": "email_game_over",
     "game_aborted": "email_game_over",
     "player_resigned": "email_game_over",
+    "table_expired": "email_game_over",
 }
 GAME_KINDS = {
     "your_turn",
@@ -67,6 +68,7 @@ GAME_KINDS = {
     "game_over",
     "game_aborted",
     "player_resigned",
+    "table_expired",
 }
 TURN_KINDS = {"your_turn", "reminder"}  # about one turn: pointless once it is over
 UNSUBSCRIBE_SALT = "nyet.unsubscribe"

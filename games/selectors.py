@@ -142,6 +142,8 @@ def game_page(game_id: int, user, invite_code: str = "") -> dict | None:
         context["bot_levels"] = User.BotLevel.choices
         context["default_bot_level"] = User.DEFAULT_BOT_LEVEL
         return context
+    if game.expired:  # never started: no state, nothing to show but the seats
+        return context
     state = engine.state_from_json(game.state)
     seen = engine.view(state, me)
     if game.status == Game.Status.ABORTED:

@@ -6,6 +6,7 @@ DEBUG on. README.md lists every variable.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -215,6 +216,9 @@ BOT_PAUSE_SECONDS = float(os.environ.get("BOT_PAUSE_SECONDS", "0.6"))
 
 # The Hard bot's time budget per move, in seconds (it stops sooner once it has searched its deals).
 HARD_BOT_SECONDS = float(os.environ.get("HARD_BOT_SECONDS", "0.5"))
+
+# A table whose open seats are still empty this long after it was made expires (the sweep).
+TABLE_EXPIRES_AFTER = timedelta(hours=env_number("TABLE_EXPIRES_HOURS", 7 * 24))
 
 # Email: printed to the console in development; SMTP when EMAIL_HOST is set.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")

@@ -13,17 +13,19 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import clock, notifications
+from games.live import announce_on_commit
 from games.models import Game, PendingEmail, Seat, Vacation
 from games.queue import publish_on_commit
 
 from .errors import ActionError
-from .notify import SEND_TASK, queue_emails
+from .notify import SEND_TASK, notify_people_on_commit, queue_emails
 from .turns import start_clock
 
 log = logging.getLogger(__name__)
@@ -50,6 +52,7 @@ def due(now=None) -> dict:
         "digests": _queue_digests(now),
         "vacations_ended": _end_vacations(now),
         "vacations_warned": _warn_vacations(now),
+        "expired": _expire_tables(now),
     }
     return done
 
@@ -199,6 +202,27 @@ def _queue_digests(now) -> int:
             user.next_digest_at = notifications.next_digest_at(user, now)
         User.objects.bulk_update(users, ["next_digest_at"])
         return queue_emails(emails, now)
+
+
+def _expire_tables(now) -> int:
+    """Tables still waiting for players ``TABLE_EXPIRES_AFTER`` after they were made: aborted by
+    nobody (``aborted_by`` None, never started: ``Game.expired``), nothing rated, and each
+    person seated there is emailed. An expired table is no longer open: never found again."""
+    with transaction.atomic():
+        games = list(
+            Game.objects.select_for_update(skip_locked=True)  # a table being joined now waits
+            .filter(status=Game.Status.OPEN, created_at__lte=now - settings.TABLE_EXPIRES_AFTER)
+            .only("pk", "status", "version")
+        )
+        for game in games:
+            game.status = Game.Status.ABORTED
+            game.aborted_by = None
+            game.finished_at = now
+            game.version += 1
+            game.save(update_fields=["status", "aborted_by", "finished_at", "version"])
+            announce_on_commit(game)
+            notify_people_on_commit("table_expired", game, key=str(game.pk))
+    return len(games)
 
 
 # --- vacations ----------------------------------------------------------------------------------

@@ -45,6 +45,8 @@ def _lock_open_game(game_id: int) -> Game:
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
         raise ActionError(_("There is no such game."), code="no_game")
+    if game.expired:
+        raise ActionError(_("This table expired: its open seats were never filled."), "expired")
     if game.status != Game.Status.OPEN:
         raise ActionError(_("This game has already started."), code="started")
     return game
