@@ -258,9 +258,7 @@ def abort_game(user, game_id: int, now=None) -> Game:
         game.save(update_fields=["status", "aborted_by", "finished_at", "version"])
         Seat.objects.filter(game=game).update(acting_since=None, deadline=None, reminder_due=None)
         announce_on_commit(game)
-        notify_people_on_commit(
-            "game_aborted", game, key=str(game.pk), skip_user_id=seat.user_id
-        )
+        notify_people_on_commit("game_aborted", game, key=str(game.pk), skip_user_id=seat.user_id)
     return game
 
 

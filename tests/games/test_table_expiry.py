@@ -150,3 +150,19 @@ def test_the_expired_table_s_page_says_so_and_joining_it_is_refused(
     table.refresh_from_db()
     assert table.version == version and table.status == Game.Status.ABORTED
     assert list(Seat.objects.filter(game=table).values_list("position", "user_id")) == seats
+
+
+def test_the_expired_table_and_its_email_in_french(
+    table, alice, client, clock, django_capture_on_commit_callbacks
+):
+    alice.language = "fr"
+    alice.save()
+    mail.outbox.clear()
+    clock.advance(days=8)
+    sweep(django_capture_on_commit_callbacks)
+    told = next(m for m in mail.outbox if m.to == ["alice@example.com"])
+    assert told.subject.endswith(f"La partie {table.pk} a expiré")
+    assert "la table a expiré" in told.body
+    client.force_login(alice)
+    page = client.get(reverse("game", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="fr")
+    assert "Cette table a expiré" in page.content.decode()
