@@ -269,6 +269,7 @@ class Watchers:
         self._try(lambda client: client.zrem(f"{WATCHERS}{game_id}", token))
 
     def count(self, game_id: int) -> int:
+        global _redis_down_until
         client = self._redis()
         if client is not None:
             key = f"{WATCHERS}{game_id}"
@@ -276,6 +277,8 @@ class Watchers:
                 client.zremrangebyscore(key, 0, time.time())
                 return int(client.zcard(key))
             except Exception:
+                # Pages do not wait for a Redis that is away: this process's count meanwhile.
+                _redis_down_until = time.monotonic() + PUBLISH_RETRY_AFTER
                 log.warning("could not count the watchers in Redis", exc_info=True)
         return self.here.get(game_id, 0)
 

@@ -304,3 +304,20 @@ def test_with_redis_every_process_counts_the_same_watchers(alice, settings):
         live._client().delete(f"{live.WATCHERS}{game.pk}")
         live.watchers.here.clear()
         live._redis = None
+
+
+@pytest.mark.django_db
+def test_with_redis_away_the_count_is_this_process_s_and_pages_do_not_wait(alice, settings):
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    live._redis = None
+    live._redis_down_until = 0.0
+    game = create_game(alice, players=2)
+    try:
+        live.watchers.came(game.pk, "here")
+        live._redis_down_until = 0.0  # as if Redis had just been seen
+        assert live.watchers.count(game.pk) == 1
+        assert live._redis_down_until > time.monotonic()  # not asked again for a while
+    finally:
+        live.watchers.left(game.pk, "here")
+        live._redis = None
+        live._redis_down_until = 0.0
