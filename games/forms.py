@@ -286,3 +286,30 @@ class ChatForm(forms.Form):
 
 class ReportForm(forms.Form):
     message = forms.IntegerField(min_value=1, max_value=2**31 - 1)
+
+
+class GamesInPlayForm(forms.Form):
+    """The filters of the games-in-play list, sent by GET: a player count (2 to 5) and a pace
+    (live or correspondence), each empty for any. The choices come from the code that checks a
+    new table (``PLAYER_COUNTS``, ``Game.TimeControl``), not retyped."""
+
+    players = forms.TypedChoiceField(
+        label=_("Players"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+        choices=[("", _("Any number")), *((str(n), str(n)) for n in PLAYER_COUNTS)],
+        error_messages={"invalid_choice": _("Choose 2 to 5 players, or any number.")},
+    )
+    pace = forms.ChoiceField(
+        label=_("Pace"),
+        required=False,
+        choices=[("", _("Live or correspondence")), *Game.TimeControl.choices],
+        error_messages={"invalid_choice": _("Choose live, correspondence, or both.")},
+    )
+
+    def filters(self) -> dict:
+        """What the list is filtered by: the valid choices, none when anything sent is wrong."""
+        if not self.is_valid():
+            return {}
+        return {name: value for name, value in self.cleaned_data.items() if value}

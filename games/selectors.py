@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.core.paginator import Paginator
+from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from accounts.models import RatingChange, User
 from accounts.models import ordinal as ordinal_rating
@@ -22,6 +24,7 @@ from games.models import (
     Invitation,
     MoveRecord,
     Play,
+    Round,
     Seat,
     before_first_card,
 )
@@ -453,3 +456,37 @@ def table_chat(game_id: int, user, seated: bool | None = None) -> dict | None:
 def chat_news(game_id: int, after: int) -> bool:
     """A message to show newer than ``after``."""
     return ChatMessage.objects.filter(game_id=game_id, pk__gt=after, hidden=False).exists()
+
+
+IN_PLAY_PAGE_SIZE = 25
+
+
+def games_in_play(filters: dict, page) -> dict:
+    """Page ``page`` of the public games in play for spectators (``IN_PLAY_PAGE_SIZE`` a page), the
+    most recent activity first: the last move's time, or the start before any move. ``filters``:
+    ``players`` (a count) and ``pace`` (a ``Game.TimeControl``), each optional.
+
+    Private games are never listed, whoever asks (their players find them in the lobby): the list
+    is for watching, and a private game is not anyone's to watch. Waiting and finished games are
+    not in play. Three queries, however many games: the count, the page (with its last activity
+    and its round, as subqueries on the unique (game, number) indexes), and its seats with their
+    players."""
+    games = Game.objects.filter(status=Game.Status.ACTIVE, visibility=Game.Visibility.PUBLIC)
+    if filters.get("players"):
+        games = games.filter(players=filters["players"])
+    if filters.get("pace"):
+        games = games.filter(time_control=filters["pace"])
+    last_move = MoveRecord.objects.filter(game=OuterRef("pk")).order_by("-number")
+    this_round = Round.objects.filter(game=OuterRef("pk")).order_by("-number")
+    games = (
+        games.defer("state")
+        .annotate(
+            last_activity=Coalesce(Subquery(last_move.values("created_at")[:1]), F("started_at")),
+            round_number=Subquery(this_round.values("number")[:1]),
+        )
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .order_by("-last_activity", "-pk")
+    )
+    # A page number not understood gives the first page; one past the end, the last.
+    listing = Paginator(games, IN_PLAY_PAGE_SIZE).get_page(page)
+    return {"page": listing, "games": list(listing), "now": clock.now()}

@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("rules/", views.rules, name="rules"),
     path("stats/", views.site_stats, name="stats"),
+    path("games/", views.games_in_play, name="games_in_play"),
     path("games/new/", views.create, name="game_create"),
     path("games/<int:pk>/", views.game, name="game"),
     path("games/<int:pk>/poll/", views.poll, name="game_poll"),

@@ -19,6 +19,7 @@ from django.core import signing
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
@@ -35,6 +36,7 @@ from games.forms import (
     ChatForm,
     ConfirmForm,
     CreateGameForm,
+    GamesInPlayForm,
     InviteForm,
     JoinForm,
     LevelForm,
@@ -111,6 +113,22 @@ def lobby(request):
     counts = {str(n): n for n in PLAYER_COUNTS}
     context["players_wanted"] = counts.get(wanted, DEFAULT_PLAYERS)
     return render(request, "games/lobby.html", context)
+
+
+def games_in_play(request):
+    """The public games in play, to watch, filtered by a plain GET form. Filters that are not
+    understood show every game in play, with a message saying so (never a 500)."""
+    form = GamesInPlayForm(request.GET)
+    filters = form.filters()
+    context = selectors.games_in_play(filters, request.GET.get("page"))
+    if not form.is_valid():
+        context["error"] = _("%(error)s Showing every game in play instead.") % {
+            "error": first_error(form)
+        }
+        form = GamesInPlayForm()  # every filter back to "any", as the list is
+    context["form"] = form
+    context["filter_query"] = urlencode(filters)  # kept by the page links
+    return render(request, "games/in_play.html", context)
 
 
 def rules(request):
