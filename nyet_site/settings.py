@@ -75,6 +75,8 @@ INSTALLED_APPS = [
     "template_partials",
     "accounts",
     "games",
+    "ninja",  # its documentation page's scripts, served from our own static files
+    "api",
 ]
 
 MIDDLEWARE = [

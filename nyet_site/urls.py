@@ -12,6 +12,7 @@ urlpatterns = [
     path("accounts/logout/", allauth_views.logout, name="logout"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
+    path("", include("api.urls")),
     path("admin/", admin.site.urls),
 ]
 

@@ -15,6 +15,7 @@ The convention the pages keep (and any redesign must keep):
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -215,6 +216,22 @@ def check_viewers(viewers, game: Game, checks) -> None:
         check_page(response.content.decode(), truth_for(game, seat), f"viewer {k}, kind {kind}")
 
 
+def check_api(viewers, game: Game) -> None:
+    """The API (/api/v1/games/N, read with each viewer's session) gives exactly the engine's
+    view of the viewer's seat (a spectator's for anyone else) and that seat's moves, no more."""
+    state = state_of(game)
+    checked = 0
+    for client, person in viewers:
+        seat = seat_of(game, person) if person else None
+        body = client.get(f"/api/v1/games/{game.pk}").json()
+        if body.get("code") == "login":
+            continue  # the anonymous visitor: the API wants a token or a session
+        assert body["view"] == json.loads(json.dumps(engine.view(state, seat)))
+        assert body["my_seat"] == seat
+        checked += 1
+    assert checked == len(viewers) - 1  # every player and the logged-in spectator
+
+
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_every_page_shows_each_viewer_exactly_the_cards_it_may_see(
     client_factory, make_person, django_capture_on_commit_callbacks, players
@@ -243,6 +260,7 @@ def test_every_page_shows_each_viewer_exactly_the_cards_it_may_see(
         if (state.round, state.phase) != phase or game.status == Game.Status.FINISHED:
             phase = (state.round, state.phase)
             check_viewers(viewers, game, everything)
+            check_api(viewers, game)
         else:
             turn = (
                 everything[(2 * step) % len(everything)],

@@ -1,0 +1,69 @@
+"""Making, finding and revoking personal API tokens."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.utils.translation import gettext as _
+
+from games import clock
+from games.actions import ActionError
+
+from .models import ApiToken, Scope
+
+PREFIX = "nyet_"
+MAX_TOKENS = 20  # live tokens per account
+
+
+def digest(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def create_token(user, name: str, scopes: list[str], now=None) -> tuple[ApiToken, str]:
+    """A new token and its text, which is shown this once and never stored."""
+    name = " ".join(name.split())[:60]
+    if not name:
+        raise ActionError(_("Give the token a name."), code="name")
+    chosen = [scope for scope in Scope.values if scope in scopes]
+    if not chosen:
+        raise ActionError(_("Choose at least one scope."), code="scopes")
+    if ApiToken.objects.filter(user=user, revoked_at__isnull=True).count() >= MAX_TOKENS:
+        raise ActionError(
+            _("You have %(count)d tokens: revoke one first.") % {"count": MAX_TOKENS},
+            code="too_many",
+        )
+    raw = PREFIX + secrets.token_urlsafe(32)
+    token = ApiToken.objects.create(
+        user=user,
+        name=name,
+        digest=digest(raw),
+        prefix=raw[: len(PREFIX) + 4],
+        scopes=chosen,
+        created_at=now or clock.now(),
+    )
+    return token, raw
+
+
+def revoke_token(user, token_id: int, now=None) -> None:
+    updated = ApiToken.objects.filter(pk=token_id, user=user, revoked_at__isnull=True).update(
+        revoked_at=now or clock.now()
+    )
+    if not updated:
+        raise ActionError(_("There is no such token."), code="no_token")
+
+
+def find(raw: str) -> ApiToken | None:
+    """The live token of this text, its last use noted (at most once a minute)."""
+    if not raw.startswith(PREFIX) or len(raw) > 100:
+        return None
+    token = (
+        ApiToken.objects.select_related("user")
+        .filter(digest=digest(raw), revoked_at__isnull=True, user__is_active=True)
+        .first()
+    )
+    if token is not None:
+        now = clock.now()
+        if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
+            ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    return token

@@ -1,0 +1,409 @@
+"""``/api/v1/``: the site as JSON, for clients and bots (django-ninja: typed schemas, and the
+OpenAPI schema and its documentation page from the same code, at ``/api/v1/docs``).
+
+Every change goes through ``games.actions`` exactly as the pages do, so the rules, the clocks
+and the limits are the same; a refusal is ``{"code": ..., "message": ...}`` with the action's
+code. A game is only ever read through ``engine.view(state, seat)`` (``game_json``)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from ninja import NinjaAPI, Schema, Status
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.security import HttpBearer, django_auth
+
+from accounts.models import ordinal
+from games import actions, engine, limits, selectors
+from games.actions import ActionError, StaleVersion
+from games.actions.errors import RateLimited
+from games.forms import CreateGameForm, first_error
+from games.models import Game, MoveRecord, Seat
+
+from . import tokens
+from .models import Scope
+
+
+class BearerToken(HttpBearer):
+    def authenticate(self, request, token):
+        found = tokens.find(token)
+        if found is None:
+            return None
+        request.user = found.user
+        request.api_token = found
+        return found
+
+
+api = NinjaAPI(
+    title="Nyet! online",
+    version="1",
+    description="Play Nyet! from any program: see README.md, “The API”.",
+    urls_namespace="api_v1",
+    auth=[BearerToken(), django_auth],
+)
+
+
+class Refusal(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        self.status, self.code, self.message = status, code, message
+
+
+def _error(request, status: int, code: str, message: str, **headers):
+    response = api.create_response(request, {"code": code, "message": message}, status=status)
+    for name, value in headers.items():
+        response[name] = value
+    return response
+
+
+@api.exception_handler(Refusal)
+def refused(request, error: Refusal):
+    return _error(request, error.status, error.code, error.message)
+
+
+@api.exception_handler(ActionError)
+def action_refused(request, error: ActionError):
+    if isinstance(error, RateLimited):
+        return _error(
+            request, 429, error.code, error.message, **{"Retry-After": str(error.retry_after)}
+        )
+    status = 409 if isinstance(error, StaleVersion) else 400
+    return _error(request, status, error.code, error.message)
+
+
+@api.exception_handler(AuthenticationError)
+def unauthenticated(request, error):
+    if request.headers.get("Authorization"):
+        return _error(request, 401, "bad_token", _("This token is not valid: revoked or mistyped."))
+    return _error(request, 401, "login", _("Send a token (Authorization: Bearer …) or log in."))
+
+
+@api.exception_handler(ValidationError)
+def malformed(request, error: ValidationError):
+    return _error(
+        request,
+        400,
+        "malformed",
+        _("The request is not understood: %(details)s")
+        % {
+            "details": "; ".join(
+                f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}"
+                for e in error.errors
+            )[:500]
+        },
+    )
+
+
+@api.exception_handler(HttpError)
+def http_error(request, error: HttpError):
+    code = "malformed" if error.status_code == 400 else "refused"  # e.g. a body that is no JSON
+    return _error(request, error.status_code, code, str(error))
+
+
+def need(request: HttpRequest, scope: str) -> None:
+    """A token must carry ``scope``; the site's own session may read and play."""
+    token = getattr(request, "api_token", None)
+    if token is not None and scope not in token.scopes:
+        raise Refusal(403, "scope", _("This token lacks the “%(scope)s” scope.") % {"scope": scope})
+
+
+def counted(request: HttpRequest, group: str) -> None:
+    limits.hit(request, group)  # RateLimited: 429 with Retry-After
+
+
+def no_such_game() -> Refusal:
+    return Refusal(404, "no_game", _("There is no such game."))
+
+
+def visible_game(request, game_id: int) -> Game:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not selectors.can_view(game, request.user):
+        raise no_such_game()
+    return game
+
+
+# --- schemas --------------------------------------------------------------------------------
+
+
+class Error(Schema):
+    code: str
+    message: str
+
+
+class Account(Schema):
+    username: str
+    name: str
+    is_bot: bool
+    rating: float | None
+    rated_games: int
+
+
+class SeatOut(Schema):
+    position: int
+    name: str
+    is_bot: bool
+    username: str | None
+
+
+class TableOut(Schema):
+    id: int
+    status: str
+    players: int
+    time_control: str
+    move_seconds: int
+    target: int | None
+    visibility: str
+    version: int
+    seats: list[SeatOut]
+    my_seat: int | None
+
+
+class GameOut(Schema):
+    id: int
+    status: str
+    version: int
+    my_seat: int | None
+    view: dict | None  # engine.view(state, my_seat): None before the game starts
+    legal: list[dict]  # the moves my seat may make now, without their "seat"
+
+
+class NewTable(Schema):
+    players: int
+    bots: list[str | None] = []
+    target: int | None = None
+    move_seconds: str | None = None  # "live:300", "correspondence:86400", …
+    visibility: str | None = None
+
+
+class JoinIn(Schema):
+    invite: str = ""
+
+
+class StartIn(Schema):
+    level: str = "medium"
+
+
+class MoveIn(Schema):
+    version: int
+    move: dict  # the engine's JSON move without "seat", e.g. {"play": "Y7"}
+    round: int | None = None
+
+
+class RecordOut(Schema):
+    id: int
+    players: int
+    target: int | None
+    seats: list[SeatOut]
+    moves: list[dict]  # each with its "seat", in order
+    rounds: list[dict]  # each round's deal, terms, teams, tricks, loot and scores
+    final: dict  # the last view: every total
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+def seats_json(game: Game) -> list[dict]:
+    seats = game.seats.select_related("user").order_by("position")
+    return [
+        {
+            "position": s.position,
+            "name": str(s.name),
+            "is_bot": bool(s.user and s.user.is_bot),
+            "username": s.user.username if s.user else None,
+        }
+        for s in seats
+    ]
+
+
+def my_seat(game: Game, user) -> int | None:
+    if not user.is_authenticated:
+        return None
+    return Seat.objects.filter(game=game, user=user).values_list("position", flat=True).first()
+
+
+def table_json(game: Game, user) -> dict:
+    return {
+        "id": game.pk,
+        "status": game.status,
+        "players": game.players,
+        "time_control": game.time_control,
+        "move_seconds": game.move_seconds,
+        "target": game.target,
+        "visibility": game.visibility,
+        "version": game.version,
+        "seats": seats_json(game),
+        "my_seat": my_seat(game, user),
+    }
+
+
+def game_json(game: Game, user) -> dict:
+    """The game as the user's seat sees it: exactly ``engine.view`` (a spectator's view for
+    anyone not seated), and the seat's legal moves now."""
+    seat = my_seat(game, user)
+    if game.status == Game.Status.OPEN or not game.state:
+        return {
+            "id": game.pk,
+            "status": game.status,
+            "version": game.version,
+            "my_seat": seat,
+            "view": None,
+            "legal": [],
+        }
+    seen = engine.view(engine.state_from_json(game.state), seat)
+    legal = []
+    if game.status == Game.Status.ACTIVE:
+        legal = [{k: v for k, v in move.items() if k != "seat"} for move in seen["legal"]]
+    return {
+        "id": game.pk,
+        "status": game.status,
+        "version": game.version,
+        "my_seat": seat,
+        "view": seen,
+        "legal": legal,
+    }
+
+
+@api.get("/account", response={200: Account, 401: Error}, tags=["account"])
+def account(request):
+    """Who the token (or the session) is."""
+    need(request, Scope.READ)
+    user = request.user
+    rating = getattr(user, "rating", None)
+    return {
+        "username": user.username,
+        "name": user.name,
+        "is_bot": user.is_bot,
+        "rating": ordinal(rating.mu, rating.sigma) if rating else None,
+        "rated_games": rating.games if rating else 0,
+    }
+
+
+@api.get("/tables", response={200: list[TableOut], 401: Error}, tags=["tables"])
+def open_tables(request):
+    """Public tables waiting for players, newest first."""
+    need(request, Scope.READ)
+    return [table_json(g, request.user) for g in selectors.lobby(request.user)["open_games"]]
+
+
+@api.get("/games", response={200: list[TableOut], 401: Error}, tags=["games"])
+def my_games(request):
+    """My tables waiting for players and my games in play."""
+    need(request, Scope.READ)
+    games = Game.objects.filter(
+        seats__user=request.user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE]
+    ).order_by("-pk")[:100]
+    return [table_json(g, request.user) for g in games]
+
+
+@api.get("/games/{game_id}", response={200: GameOut, 401: Error, 404: Error}, tags=["games"])
+def game(request, game_id: int):
+    """A game as my seat sees it, with my legal moves and the version to move at."""
+    need(request, Scope.READ)
+    return game_json(visible_game(request, game_id), request.user)
+
+
+@api.get(
+    "/games/{game_id}/record",
+    response={200: RecordOut, 401: Error, 404: Error, 409: Error},
+    tags=["games"],
+)
+def record(request, game_id: int):
+    """A finished game's whole record, every hand included, for analysis and replay."""
+    need(request, Scope.READ)
+    game = visible_game(request, game_id)
+    if game.status != Game.Status.FINISHED:
+        raise Refusal(409, "not_finished", _("The record is shown once the game is over."))
+    moves = list(MoveRecord.objects.filter(game=game).values_list("move", flat=True))
+    # Each round's deal, from a replay of the log (the seed itself stays on the server).
+    state = engine.new_game(game.players, game.seed, game.target)
+    deals = [[list(hand) for hand in state.hands]]
+    for move in moves:
+        outcome = engine.play(state, engine.move_from_json(move))
+        state = outcome.state
+        if outcome.result is not None and state.phase != engine.OVER:
+            deals.append([list(hand) for hand in state.hands])
+    final = engine.view(state, None)
+    return {
+        "id": game.pk,
+        "players": game.players,
+        "target": game.target,
+        "seats": seats_json(game),
+        "moves": moves,
+        "rounds": [
+            {**result, "deal": deal} for result, deal in zip(final["results"], deals, strict=True)
+        ],
+        "final": final,
+    }
+
+
+# --- changing -------------------------------------------------------------------------------
+
+
+@api.post(
+    "/games",
+    response={201: TableOut, 400: Error, 401: Error, 403: Error, 429: Error},
+    tags=["tables"],
+)
+def create(request, body: NewTable):
+    """A new table, with the lobby's options; I sit in seat 0."""
+    need(request, Scope.PLAY)
+    counted(request, "create")
+    data = {
+        "players": body.players,
+        "target": body.target or "",
+        "move_seconds": body.move_seconds or "",
+        "visibility": body.visibility or "",
+    }
+    for position, level in enumerate(body.bots[:4], start=1):
+        data[f"seat_{position}"] = level or ""
+    form = CreateGameForm(data)
+    if not form.is_valid():
+        raise Refusal(400, "invalid", first_error(form))
+    new = actions.create_game(request.user, **form.options())
+    return Status(201, table_json(new, request.user))
+
+
+def _table_change(request, game_id: int, action, *args) -> dict:
+    need(request, Scope.PLAY)
+    counted(request, "play")
+    visible_game(request, game_id) if action is not actions.join_game else None
+    result = action(request.user, game_id, *args)
+    game = Game.objects.filter(pk=game_id).first() if result is None else result
+    if game is None:  # the last person left: the table is gone
+        raise Refusal(404, "no_game", _("There is no such game."))
+    return table_json(game, request.user)
+
+
+CHANGE = {200: TableOut, 400: Error, 401: Error, 403: Error, 404: Error, 429: Error}
+
+
+@api.post("/games/{game_id}/join", response=CHANGE, tags=["tables"])
+def join(request, game_id: int, body: JoinIn):
+    """Take the first open seat (a private table needs its invite code)."""
+    return _table_change(request, game_id, actions.join_game, body.invite[:64])
+
+
+@api.post("/games/{game_id}/leave", response=CHANGE, tags=["tables"])
+def leave(request, game_id: int):
+    """Give up my seat before the game starts."""
+    return _table_change(request, game_id, actions.leave_game)
+
+
+@api.post("/games/{game_id}/start", response=CHANGE, tags=["tables"])
+def start(request, game_id: int, body: StartIn):
+    """Start my table now, with bots of ``level`` in the open seats."""
+    return _table_change(request, game_id, actions.start_game, body.level)
+
+
+@api.post(
+    "/games/{game_id}/move",
+    response={200: GameOut, 400: Error, 401: Error, 403: Error, 404: Error, 409: Error, 429: Error},
+    tags=["games"],
+)
+def move(request, game_id: int, body: MoveIn):
+    """Make a move for my seat, at the version it was chosen for (409 "stale" when the game
+    has moved on: read it again)."""
+    need(request, Scope.PLAY)
+    counted(request, "play")
+    visible_game(request, game_id)
+    actions.submit_move(request.user, game_id, body.version, body.move, round_number=body.round)
+    return game_json(Game.objects.get(pk=game_id), request.user)

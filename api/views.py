@@ -1,0 +1,56 @@
+"""The settings page's API tokens: made (shown once), listed, revoked."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.actions import ActionError
+from games.forms import first_error
+
+from .models import ApiToken, Scope
+from .tokens import create_token, revoke_token
+
+
+class TokenForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=60)
+    scopes = forms.MultipleChoiceField(
+        label=gettext_lazy("Scopes"),
+        choices=Scope.choices,
+        widget=forms.CheckboxSelectMultiple,
+        initial=[Scope.READ, Scope.PLAY],
+    )
+
+
+class RevokeForm(forms.Form):
+    token = forms.IntegerField(min_value=1, max_value=2**63 - 1)
+
+
+@login_required
+def tokens(request):
+    form = TokenForm()
+    made = None
+    if request.method == "POST":
+        try:
+            if "revoke" in request.POST:
+                revoking = RevokeForm(request.POST)
+                if not revoking.is_valid():
+                    raise ActionError(first_error(revoking), code="malformed")
+                revoke_token(request.user, revoking.cleaned_data["token"])
+                messages.success(request, _("The token is revoked: it no longer works."))
+                return redirect("api_tokens")
+            form = TokenForm(request.POST)
+            if not form.is_valid():
+                raise ActionError(first_error(form), code="malformed")
+            token, made = create_token(
+                request.user, form.cleaned_data["name"], form.cleaned_data["scopes"]
+            )
+            form = TokenForm()
+        except ActionError as error:
+            messages.error(request, error.message)
+    live = ApiToken.objects.filter(user=request.user, revoked_at__isnull=True)
+    return render(request, "api/tokens.html", {"form": form, "made": made, "tokens": live})
