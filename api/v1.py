@@ -8,6 +8,7 @@ code. A game is only ever read through ``engine.view(state, seat)`` (``game_json
 from __future__ import annotations
 
 from django.http import HttpRequest
+from django.http.request import RawPostDataException
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -90,6 +91,14 @@ def malformed(request, error: ValidationError):
                 for e in error.errors
             )[:500]
         },
+    )
+
+
+@api.exception_handler(RawPostDataException)
+def form_body(request, error):
+    """A form's body (read by the input guard already) where JSON is expected."""
+    return _error(
+        request, 400, "malformed", _("Send the body as JSON (Content-Type: application/json).")
     )
 
 

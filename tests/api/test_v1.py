@@ -113,6 +113,8 @@ def test_move_refusals(caller, act, alice, bob):
     assert message == "There is no card Z9."
     refusal(caller.post(url, raw="{not json"), 400, "malformed")
     refusal(caller.post(url, {"move": legal}), 400, "malformed")  # no version
+    as_form = caller.client.post(API + url, {"version": version}, headers=caller.headers())
+    assert "as JSON" in refusal(as_form, 400, "malformed")
     refusal(Caller(bob).post(url, {"version": version, "move": legal}), 400, "not_seated")
     refusal(caller.get("/games/999999"), 404, "no_game")
     assert Game.objects.get(pk=game.pk).version == version  # nothing changed
