@@ -374,7 +374,8 @@ def create(request, body: NewTable):
 def _table_change(request, game_id: int, action, *args) -> dict:
     need(request, Scope.PLAY)
     counted(request, "play")
-    visible_game(request, game_id) if action is not actions.join_game else None
+    if action is not actions.join_game:  # joining a private table shows it to its invitee
+        visible_game(request, game_id)
     result = action(request.user, game_id, *args)
     game = Game.objects.filter(pk=game_id).first() if result is None else result
     if game is None:  # the last person left: the table is gone

@@ -22,7 +22,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import User
@@ -463,6 +463,7 @@ def _chat_answer(request, pk: int, error: ActionError | None = None, note: str =
     return response
 
 
+@require_http_methods(["GET", "POST"])
 @login_required
 def chat(request, pk: int):
     """GET: the table chat's lines (204 when none is newer than ``?after=``). POST: write."""
@@ -473,8 +474,6 @@ def chat(request, pk: int):
         if after.isdigit() and not selectors.chat_news(pk, int(after)):
             return HttpResponse(status=204)
         return _chat_answer(request, pk)
-    if request.method != "POST":
-        return HttpResponse(status=405, headers={"Allow": "GET, POST"})
     try:
         limits.hit(request, "chat")
         form = ChatForm(request.POST)
