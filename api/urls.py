@@ -4,6 +4,7 @@ from . import stream, views
 from .v1 import api
 
 urlpatterns = [
+    path("api/v1/stream", stream.account_stream, name="api_account_stream"),
     path("api/v1/games/<int:game_id>/stream", stream.game_stream, name="api_game_stream"),
     path("api/v1/", api.urls),
     path("settings/tokens/", views.tokens, name="api_tokens"),

@@ -45,8 +45,16 @@ api = NinjaAPI(
 
 
 class Refusal(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
-        self.status, self.code, self.message = status, code, message
+    def __init__(self, status: int, code: str, message: str, **headers: str) -> None:
+        self.status, self.code, self.message, self.headers = status, code, message, headers
+
+
+def bad_token() -> Refusal:
+    return Refusal(401, "bad_token", _("This token is not valid: revoked or mistyped."))
+
+
+def not_logged_in() -> Refusal:
+    return Refusal(401, "login", _("Send a token (Authorization: Bearer …) or log in."))
 
 
 def _error(request, status: int, code: str, message: str, **headers):
@@ -58,7 +66,7 @@ def _error(request, status: int, code: str, message: str, **headers):
 
 @api.exception_handler(Refusal)
 def refused(request, error: Refusal):
-    return _error(request, error.status, error.code, error.message)
+    return _error(request, error.status, error.code, error.message, **error.headers)
 
 
 @api.exception_handler(ActionError)
@@ -73,9 +81,9 @@ def action_refused(request, error: ActionError):
 
 @api.exception_handler(AuthenticationError)
 def unauthenticated(request, error):
-    if request.headers.get("Authorization"):
-        return _error(request, 401, "bad_token", _("This token is not valid: revoked or mistyped."))
-    return _error(request, 401, "login", _("Send a token (Authorization: Bearer …) or log in."))
+    return refused(
+        request, bad_token() if request.headers.get("Authorization") else not_logged_in()
+    )
 
 
 @api.exception_handler(ValidationError)
@@ -109,14 +117,21 @@ def http_error(request, error: HttpError):
 
 
 def need(request: HttpRequest, scope: str) -> None:
-    """A token must carry ``scope``; the site's own session may read and play."""
+    """A token must carry ``scope``; the site's own session may read and play. Every call
+    counts against the caller's token (``limits.RATES["api"]``)."""
     token = getattr(request, "api_token", None)
     if token is not None and scope not in token.scopes:
         raise Refusal(403, "scope", _("This token lacks the “%(scope)s” scope.") % {"scope": scope})
+    counted(request, "api")
 
 
 def counted(request: HttpRequest, group: str) -> None:
-    limits.hit(request, group)  # RateLimited: 429 with Retry-After
+    try:
+        limits.hit(request, group)
+    except RateLimited as error:
+        raise Refusal(
+            429, error.code, error.message, **{"Retry-After": str(error.retry_after)}
+        ) from error
 
 
 def no_such_game() -> Refusal:

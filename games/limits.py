@@ -27,12 +27,16 @@ RATES = {
     "play": {"user": ("5/s", "120/m"), "ip": ("20/s", "600/m")},
     # Table chat: a few lines in a row, not a flood.
     "chat": {"user": ("5/10s", "60/h"), "ip": ("30/10s",)},
+    # Every call to the API (api/), per token (a session's calls count as one token): a
+    # client that reads in a loop must not take the site's time from everyone else.
+    "api": {"token": ("20/s", "600/m"), "ip": ("50/s",)},
 }
 MESSAGES = {
     "create": _("You have created many tables just now."),
     "invite": _("You have sent many invitations just now."),
     "play": _("That is a lot of moves at once."),
     "chat": _("That is a lot of messages at once."),
+    "api": _("That is a lot of requests at once."),
 }
 
 
@@ -45,7 +49,12 @@ def client_ip(request) -> str:
 def hit(request, group: str) -> None:
     """Count one ``group`` request of this user and address; ``RateLimited`` when it is one
     too many (it still counts: hammering does not shorten the wait)."""
-    keys = {"user": str(request.user.pk), "ip": client_ip(request)}
+    token = getattr(request, "api_token", None)
+    keys = {
+        "user": str(request.user.pk),
+        "token": f"token-{token.pk}" if token is not None else f"session-{request.user.pk}",
+        "ip": client_ip(request),
+    }
     waits = []
     for key, rates in RATES[group].items():
         for rate in rates:

@@ -136,15 +136,23 @@ class Hub:
     async def listen(self, game_id: int) -> AsyncIterator[asyncio.Queue]:
         """A queue that receives each new ``(kind, number)`` of ``game_id`` (possibly more
         than once, and not in order: the stream keeps the highest of each kind)."""
-        self._start()
         queue: asyncio.Queue = asyncio.Queue()
-        self.listeners[game_id].add(queue)
+        self.follow(game_id, queue)
         try:
             yield queue
         finally:
-            self.listeners[game_id].discard(queue)
-            if not self.listeners[game_id]:
-                del self.listeners[game_id]
+            self.unfollow(game_id, queue)
+
+    def follow(self, game_id: int, queue: asyncio.Queue) -> None:
+        """From now on ``queue`` also receives ``game_id``'s news (one queue may follow several
+        games: an account's stream)."""
+        self._start()
+        self.listeners[game_id].add(queue)
+
+    def unfollow(self, game_id: int, queue: asyncio.Queue) -> None:
+        self.listeners[game_id].discard(queue)
+        if not self.listeners[game_id]:
+            del self.listeners[game_id]
 
     def watching(self) -> int:
         return sum(len(queues) for queues in self.listeners.values())

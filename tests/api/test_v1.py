@@ -162,6 +162,18 @@ def test_moves_are_rate_limited_with_retry_after(caller, act, alice, settings, m
     assert int(over["Retry-After"]) >= 1
 
 
+def test_each_token_has_its_own_limit_on_calls(caller, alice, settings, monkeypatch):
+    settings.RATELIMIT_ENABLE = True
+    now = 1_800_000_000.0
+    monkeypatch.setattr("django_ratelimit.core.time", types.SimpleNamespace(time=lambda: now))
+    answers = [caller.get("/account") for _ in range(21)]
+    assert {a.status_code for a in answers[:20]} == {200}
+    over = answers[20]
+    refusal(over, 429, "rate_limited")
+    assert int(over["Retry-After"]) >= 1 and "requests" in over.json()["message"]
+    assert Caller(alice, scopes=["read"]).get("/account").status_code == 200  # another token
+
+
 def test_a_finished_game_s_record_replays_to_its_state(caller, act, alice):
     from tests.games.conftest import play_out
 
