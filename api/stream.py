@@ -7,8 +7,9 @@ happened for ``games.stream.KEEP_ALIVE`` seconds, so that a client can tell a de
 ``GET /api/v1/stream``: the account's events, also as newline-delimited JSON: ``gameStart``
 (a game of mine is in play), ``yourTurn`` (my seat's turn began: game and version),
 ``gameOver`` (a game of mine ended: finished or aborted) and ``invitation`` (someone asked me to
-a table). First what holds now (my games in play, my turns, my invitations to open tables), so
-that a client that reconnects starts from the truth; then each change, and keep-alive lines.
+a table). First what holds now (my games in play, my turns, my invitations to open tables) and a
+keep-alive line, so that a client that reconnects starts from the truth and knows when it has it;
+then each change, and keep-alive lines.
 
 Both ride on the pages' event stream (``games.live``), so they need the ASGI server (`make run`
 and production): under WSGI they answer 204. Not in the OpenAPI schema, which has no streams."""
@@ -207,9 +208,12 @@ async def account_lines(user_id: int, lifetime: float = LIFETIME):
             for game_id in doors.keys() - now.followed():
                 hub.unfollow(game_id, doors.pop(game_id))
             events = account_news(known, now)
+            first = known is None
             known, checked = now, time.monotonic()
-            if events:
-                yield "".join(_line(event) for event in events)
+            if events or first:
+                # The first lines (what holds) end with a keep-alive: a client knows it has
+                # caught up, even when there was nothing to say.
+                yield "".join(_line(event) for event in events) + (KEEP_ALIVE_LINE if first else "")
                 said = time.monotonic()
             # Wait for a followed game to move past what is known, or for the next check;
             # say something every KEEP_ALIVE seconds meanwhile.

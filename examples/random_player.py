@@ -1,7 +1,9 @@
-"""A reference client for the Nyet! online API: it makes a table against two of the site's
-bots, follows the game's stream, and plays a random legal move whenever its seat may move.
+"""A reference client for the Nyet! online API: it listens to its account's stream, plays a
+game it is in, accepts an invitation, or else makes a table against two of the site's bots; then
+it follows the game's stream and plays a random legal move whenever its seat may move.
 
     python examples/random_player.py --site http://127.0.0.1:8000 --token nyet_…
+    python examples/random_player.py --token nyet_… --wait 600   # wait for an invitation
 
 Standard library only. Make the token at /settings/tokens/ with the "read" and "play" scopes.
 """
@@ -12,6 +14,7 @@ import argparse
 import json
 import random
 import sys
+import time
 import urllib.error
 import urllib.request
 
@@ -61,10 +64,30 @@ def play(site: Site, game_id: int, rng: random.Random) -> dict:
                     print("refused:", answer, file=sys.stderr)
 
 
+def find_game(site: Site, wait: float) -> int | None:
+    """A game to play from the account's stream: one in play, or one that starts after an
+    invitation is accepted; None when nothing came within ``wait`` seconds."""
+    until = time.monotonic() + wait
+    joined = False
+    while True:  # the stream ends now and then (its lifetime): open it again
+        for event in site.lines("/stream"):
+            if event["type"] == "gameStart":
+                return event["game"]
+            if event["type"] == "invitation" and not joined:
+                answer = site.call("POST", f"/games/{event['game']}/join", {})
+                joined = "code" not in answer
+                outcome = answer.get("message", "joined")
+                print(f"invited by {event['from']} to game {event['game']}: {outcome}", flush=True)
+            # A keep-alive line ends the first lines and comes every 15 s: time to check.
+            if event["type"] == "keep-alive" and not joined and time.monotonic() >= until:
+                return None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", default="http://127.0.0.1:8000")
     parser.add_argument("--token", required=True)
+    parser.add_argument("--wait", type=float, default=0, help="seconds to wait for an invitation")
     parser.add_argument("--level", default="easy", help="the bots' level")
     parser.add_argument("--target", type=int, default=None, help="points to win (default: rounds)")
     parser.add_argument("--seed", type=int, default=None, help="for the random moves")
@@ -74,17 +97,20 @@ def main() -> int:
     if "code" in me:
         print("cannot log in:", me["message"], file=sys.stderr)
         return 1
-    table = site.call(
-        "POST",
-        "/games",
-        {"players": 3, "bots": [options.level, options.level], "target": options.target},
-    )
-    if "code" in table:
-        print("cannot make a table:", table["message"], file=sys.stderr)
-        return 1
-    print(f"{me['username']} plays game {table['id']}", flush=True)
-    over = play(site, table["id"], random.Random(options.seed))
-    print(f"game {table['id']} is over: totals {over['view']['totals']}", flush=True)
+    game_id = find_game(site, options.wait)
+    if game_id is None:
+        table = site.call(
+            "POST",
+            "/games",
+            {"players": 3, "bots": [options.level, options.level], "target": options.target},
+        )
+        if "code" in table:
+            print("cannot make a table:", table["message"], file=sys.stderr)
+            return 1
+        game_id = table["id"]
+    print(f"{me['username']} plays game {game_id}", flush=True)
+    over = play(site, game_id, random.Random(options.seed))
+    print(f"game {game_id} is over: totals {over['view']['totals']}", flush=True)
     return 0
 
 
