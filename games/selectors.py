@@ -128,8 +128,9 @@ def _visible_game(game_id: int, user, invite_code: str = "") -> Game | None:
 
 def game_page(game_id: int, user, invite_code: str = "") -> dict | None:
     """Everything the game page shows, for ``user`` (anonymous or not seated: a spectator), in
-    a fixed number of queries: the game, its seats, this round's moves, the last trick of the
-    round before, and once the game is over its rating changes and its rematch. None when there
+    a fixed number of queries: the game, its seats, this round's moves, on the board (and at the
+    end) the last trick of the round before, and once the game is over its rating changes and its
+    rematch. None when there
     is no such game for this user (``can_view``)."""
     game = _visible_game(game_id, user, invite_code)
     if game is None:
@@ -169,7 +170,10 @@ def game_page(game_id: int, user, invite_code: str = "") -> dict | None:
         .values_list(*LOG_FIELDS, named=True)
     )
     context["log"] = [log_line(r, names, me, finished) for r in records]
-    context["summary"] = last_round_summary(game, seen, names, me)
+    # The round that ended last is shown on the board of the next round and at the end only
+    # (the template's condition): the other phases do not read it back.
+    shown = seen["phase"] == "board" or seen["over"]
+    context["summary"] = last_round_summary(game, seen, names, me) if shown else None
     if finished:
         context.update(game_over(game, seen, infos, names))
     return context
@@ -264,7 +268,7 @@ def last_round_summary(game: Game, seen: dict, names: list[str], me: int | None)
     """The round that ended last, with its last trick. The view deals the next round at once,
     so that trick is read back from the records (its cards were played in public), with the
     winner the engine gave it. One query, run in round 1 too (it finds nothing), so that every
-    page of a game costs the same."""
+    page showing it costs the same."""
     number = len(seen["results"])
     plays = list(
         Play.objects.filter(trick__round__game=game, trick__round__number=number)
@@ -429,16 +433,22 @@ def lobby(user) -> dict:
     mine = []
     if user.is_authenticated:
         finished_long_ago = clock.now() - timedelta(days=30)
-        seats = list(
-            Seat.objects.filter(user=user)
+        # Every seat of the user's games, with its player and its game, in one query: the user's
+        # own seats are among them.
+        rows = list(
+            Seat.objects.filter(game__seats__user=user)
             .exclude(
                 game__status__in=[Game.Status.FINISHED, Game.Status.ABORTED],
                 game__finished_at__lt=finished_long_ago,
             )
-            .select_related("game")
-            .defer("game__state")
-            .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
+            .select_related("game", "user")
+            .only(*SEAT_FIELDS, "game__status", "game__started_at", "game__created_at")
+            .order_by("game_id", "position")
         )
+        at_table: dict[int, list[Seat]] = {}
+        for seat in rows:
+            at_table.setdefault(seat.game_id, []).append(seat)
+        seats = [seat for seat in rows if seat.user_id == user.pk]
         # Waiting for me first, soonest deadline first; then the others, newest first.
         waiting = sorted(
             (s for s in seats if s.acting_since and s.game.status == Game.Status.ACTIVE),
@@ -447,7 +457,10 @@ def lobby(user) -> dict:
         others = sorted(
             (s for s in seats if s not in waiting), key=lambda s: s.game.created_at, reverse=True
         )
-        mine = [{"game": s.game, "seat": s, "waiting": s in waiting} for s in waiting + others]
+        mine = [
+            {"game": s.game, "seat": s, "waiting": s in waiting, "seats": at_table[s.game_id]}
+            for s in waiting + others
+        ]
     return {"open_games": open_games, "my_games": mine}
 
 
