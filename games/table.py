@@ -202,6 +202,21 @@ class Panel:
     choice: list[str] = field(default_factory=list)  # the replay only
 
     @property
+    def classes(self) -> str:
+        """The panel's classes after ``seat``: where it sits, and what it is now."""
+        words = [f"slot-{self.slot}"]
+        if self.acting:
+            words.append("acting")
+        if self.is_me:
+            words.append("me")
+        if self.team:
+            words.append(f"team team-{self.team}")
+        if self.my_team:
+            words.append("my-team")
+        words.append(f"k-{self.k}")
+        return " ".join(words)
+
+    @property
     def backs(self) -> range:
         """One card back drawn per card in the hand."""
         return range(self.cards)
