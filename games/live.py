@@ -265,8 +265,14 @@ class Watchers:
     def still(self, game_id: int, token: str) -> None:
         def work(client):
             key = f"{WATCHERS}{game_id}"
-            client.zadd(key, {token: time.time() + WATCHER_TTL})
-            client.expire(key, int(WATCHER_TTL) * 2)
+            now = time.time()
+            # one round trip: prune the streams that expired (their process died), say this
+            # one still watches, and keep the set no longer than its streams
+            pipe = client.pipeline(transaction=False)
+            pipe.zremrangebyscore(key, 0, now)
+            pipe.zadd(key, {token: now + WATCHER_TTL})
+            pipe.expire(key, int(WATCHER_TTL) * 2)
+            pipe.execute()
 
         self._try(work)
 
@@ -282,8 +288,9 @@ class Watchers:
         if client is not None:
             key = f"{WATCHERS}{game_id}"
             try:
-                client.zremrangebyscore(key, 0, time.time())
-                return int(client.zcard(key))
+                # the streams not yet expired, in one read (every game page asks: ``still``
+                # prunes the expired ones)
+                return int(client.zcount(key, f"({time.time()}", "+inf"))
             except Exception:
                 # Pages do not wait for a Redis that is away: this process's count meanwhile.
                 _redis_down_until = time.monotonic() + PUBLISH_RETRY_AFTER

@@ -120,7 +120,7 @@ def seat_of(user, game_id: int) -> int | None:
 
 
 def _visible_game(game_id: int, user, invite_code: str = "") -> Game | None:
-    game = Game.objects.select_related("aborted_by").filter(pk=game_id).first()
+    game = Game.objects.filter(pk=game_id).first()
     if game is None or not can_view(game, user, invite_code):
         return None
     return game
@@ -128,13 +128,14 @@ def _visible_game(game_id: int, user, invite_code: str = "") -> Game | None:
 
 def game_page(game_id: int, user, invite_code: str = "") -> dict | None:
     """Everything the game page shows, for ``user`` (anonymous or not seated: a spectator), in
-    a fixed number of queries: the game, its seats, this round's moves, the last trick of the
-    round before, and once the game is over its rating changes and its rematch. None when there
+    a fixed number of queries: the game, its seats, this round's moves, on the board (and at the
+    end) the last trick of the round before, and once the game is over its rating changes and its
+    rematch. None when there
     is no such game for this user (``can_view``)."""
     game = _visible_game(game_id, user, invite_code)
     if game is None:
         return None
-    seats = list(game.seats.select_related("user"))
+    seats = list(table_seats(game))
     infos = seat_infos(seats, user)
     names = [s.name for s in infos]
     mine = next((s for s in infos if s.is_me), None)
@@ -151,7 +152,11 @@ def game_page(game_id: int, user, invite_code: str = "") -> dict | None:
     seen = engine.view(state, me)
     if game.status == Game.Status.ABORTED:
         seen = {**seen, "to_act": [], "legal": []}  # nobody plays on
-        context["aborted_by"] = game.aborted_by.name if game.aborted_by else None
+        # Only a seated person aborts (actions.abort_game): their name comes with the seats.
+        by = next((s.user for s in seats if s.user_id and s.user_id == game.aborted_by_id), None)
+        if by is None and game.aborted_by_id is not None:
+            by = game.aborted_by
+        context["aborted_by"] = by.name if by else None
     context.update(table_context(seen, infos, names, me, now=clock.now()))
     playing = game.status == Game.Status.ACTIVE and mine is not None and not mine.is_bot
     context["can_abort"] = playing and before_first_card(state)
@@ -159,12 +164,45 @@ def game_page(game_id: int, user, invite_code: str = "") -> dict | None:
     if game.status == Game.Status.ACTIVE:
         context["watching"] = live.watchers.count(game.pk)
     finished = game.status == Game.Status.FINISHED
-    records = MoveRecord.objects.filter(game=game, round=seen["round"]).order_by("number")
+    records = (
+        MoveRecord.objects.filter(game=game, round=seen["round"])
+        .order_by("number")
+        .values_list(*LOG_FIELDS, named=True)
+    )
     context["log"] = [log_line(r, names, me, finished) for r in records]
-    context["summary"] = last_round_summary(game, seen, names, me)
+    # The round that ended last is shown on the board of the next round and at the end only
+    # (the template's condition): the other phases do not read it back.
+    shown = seen["phase"] == "board" or seen["over"]
+    context["summary"] = last_round_summary(game, seen, names, me) if shown else None
     if finished:
         context.update(game_over(game, seen, infos, names))
     return context
+
+
+# What a page reads of a seat and its player (``seat_infos``, ``Seat.name``, ``User.name``):
+# the other columns of the user (password, email, preferences...) are not fetched.
+SEAT_FIELDS = (
+    "game",
+    "position",
+    "score",
+    "user_id",
+    "deadline",
+    "paused_seconds",
+    "acting_since",
+    "autopilot",
+    "resigned_at",
+    "user__username",
+    "user__display_name",
+    "user__bot_level",
+    "user__is_active",
+)
+# What ``log_line`` reads of a move record.
+LOG_FIELDS = ("number", "seat", "move", "timeout", "autopilot")
+
+
+def table_seats(game: Game) -> QuerySet[Seat]:
+    """A game's seats with their players, as the pages read them (one query)."""
+    return game.seats.select_related("user").only(*SEAT_FIELDS)
 
 
 def table_context(seen: dict, infos, names: list[str], me: int | None, now=None) -> dict:
@@ -181,7 +219,11 @@ def table_context(seen: dict, infos, names: list[str], me: int | None, now=None)
         "seen": seen,
         "panels": panels,
         "me_panel": next((p for p in panels if p.is_me), None),
-        "board_lines": table.board_lines(seen, names),
+        # the seats around the table, and the viewer's own beside the hand: one loop each
+        "other_panels": [p for p in panels if not p.is_me],
+        "my_panels": [p for p in panels if p.is_me],
+        # The board is drawn in its phase only (game page and replay alike).
+        "board_lines": table.board_lines(seen, names) if seen["phase"] == "board" else [],
         "terms": table.terms_items(seen["terms"], names) if seen["terms"] else None,
         "hand": table.hand_cards(seen),
         "current_trick": table.trick_plays(trick["leader"], trick["cards"], seen, me),
@@ -229,7 +271,7 @@ def last_round_summary(game: Game, seen: dict, names: list[str], me: int | None)
     """The round that ended last, with its last trick. The view deals the next round at once,
     so that trick is read back from the records (its cards were played in public), with the
     winner the engine gave it. One query, run in round 1 too (it finds nothing), so that every
-    page of a game costs the same."""
+    page showing it costs the same."""
     number = len(seen["results"])
     plays = list(
         Play.objects.filter(trick__round__game=game, trick__round__number=number)
@@ -293,7 +335,7 @@ def game_over(game: Game, seen: dict, infos, names: list[str]) -> dict:
     return {"ranking": rows, "rematch": rematch}
 
 
-def log_line(record: MoveRecord, names: list[str], me: int | None, finished: bool) -> dict:
+def log_line(record, names: list[str], me: int | None, finished: bool) -> dict:
     """One move, numbered as the game numbers it. Another seat's discard or pass says only
     how many cards, until the game is over."""
     hidden = record.seat != me and not finished
@@ -310,12 +352,13 @@ def move_log_page(game_id: int, user) -> dict | None:
     game = _visible_game(game_id, user)
     if game is None:
         return None
-    infos = seat_infos(list(game.seats.select_related("user")), user)
+    infos = seat_infos(list(table_seats(game)), user)
     names = [s.name for s in infos]
     me = next((s.position for s in infos if s.is_me), None)
     finished = game.status == Game.Status.FINISHED
     rounds: dict[int, list] = {}
-    for record in MoveRecord.objects.filter(game=game).order_by("number"):
+    records = MoveRecord.objects.filter(game=game).order_by("number")
+    for record in records.values_list(*LOG_FIELDS, "round", named=True):
         rounds.setdefault(record.round, []).append(log_line(record, names, me, finished))
     return {"game": game, "rounds": sorted(rounds.items()), "names": names}
 
@@ -329,7 +372,7 @@ def replay_page(game_id: int, step: int | None, user) -> dict | None:
         return None
     if game.status != Game.Status.FINISHED:
         return {"game": game, "unavailable": True}
-    infos = seat_infos(list(game.seats.select_related("user")), user)
+    infos = seat_infos(list(table_seats(game)), user)
     names = [s.name for s in infos]
     mine = next((s.position for s in infos if s.is_me), None)
     records = list(
@@ -393,16 +436,22 @@ def lobby(user) -> dict:
     mine = []
     if user.is_authenticated:
         finished_long_ago = clock.now() - timedelta(days=30)
-        seats = list(
-            Seat.objects.filter(user=user)
+        # Every seat of the user's games, with its player and its game, in one query: the user's
+        # own seats are among them.
+        rows = list(
+            Seat.objects.filter(game__seats__user=user)
             .exclude(
                 game__status__in=[Game.Status.FINISHED, Game.Status.ABORTED],
                 game__finished_at__lt=finished_long_ago,
             )
-            .select_related("game")
-            .defer("game__state")
-            .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
+            .select_related("game", "user")
+            .only(*SEAT_FIELDS, "game__status", "game__started_at", "game__created_at")
+            .order_by("game_id", "position")
         )
+        at_table: dict[int, list[Seat]] = {}
+        for seat in rows:
+            at_table.setdefault(seat.game_id, []).append(seat)
+        seats = [seat for seat in rows if seat.user_id == user.pk]
         # Waiting for me first, soonest deadline first; then the others, newest first.
         waiting = sorted(
             (s for s in seats if s.acting_since and s.game.status == Game.Status.ACTIVE),
@@ -411,7 +460,10 @@ def lobby(user) -> dict:
         others = sorted(
             (s for s in seats if s not in waiting), key=lambda s: s.game.created_at, reverse=True
         )
-        mine = [{"game": s.game, "seat": s, "waiting": s in waiting} for s in waiting + others]
+        mine = [
+            {"game": s.game, "seat": s, "waiting": s in waiting, "seats": at_table[s.game_id]}
+            for s in waiting + others
+        ]
     return {"open_games": open_games, "my_games": mine}
 
 

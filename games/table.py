@@ -202,6 +202,21 @@ class Panel:
     choice: list[str] = field(default_factory=list)  # the replay only
 
     @property
+    def classes(self) -> str:
+        """The panel's classes after ``seat``: where it sits, and what it is now."""
+        words = [f"slot-{self.slot}"]
+        if self.acting:
+            words.append("acting")
+        if self.is_me:
+            words.append("me")
+        if self.team:
+            words.append(f"team team-{self.team}")
+        if self.my_team:
+            words.append("my-team")
+        words.append(f"k-{self.k}")
+        return " ".join(words)
+
+    @property
     def backs(self) -> range:
         """One card back drawn per card in the hand."""
         return range(self.cards)
@@ -585,22 +600,45 @@ def ranking(
 def describe(move: dict, seat: int, names: Sequence[str], hidden: bool) -> SafeString:
     """A move in words, its cards drawn. ``hidden``: another seat's discard or pass while the
     game is in play, told by its count only."""
-    who = escape(names[seat])
+    # Each page tells its round's moves again: each sentence is built once per language (the
+    # words depend only on the move, the seat, the names at the table and ``hidden``).
+    return _describe(_move_key(move), seat, tuple(names), hidden, get_language())
+
+
+def _move_key(move: dict) -> tuple:
     if "token" in move:
-        line, box = move["token"]
+        return ("token", *move["token"])
+    if "teams" in move:
+        return ("teams", tuple(move["teams"]["team"]), move["teams"]["bonus"])
+    if "discard" in move:
+        return ("discard", *move["discard"])
+    if "pass" in move:
+        return ("pass", move["pass"])
+    return ("play", move["play"])
+
+
+@lru_cache(maxsize=4096)
+def _describe(
+    key: tuple, seat: int, names: tuple[str, ...], hidden: bool, language: str
+) -> SafeString:
+    kind = key[0]
+    who = escape(names[seat])
+    if kind == "token":
+        line, box = key[1:]
         text = _("%(who)s says NYET! to %(line)s: %(box)s") % {
             "who": who,
             "line": escape(line_title(line)),
             "box": escape(box_label(line, box, names)),
         }
-    elif "teams" in move:
-        teams = move["teams"]
+    elif kind == "teams":
+        team, bonus = key[1:]
         text = _("%(who)s forms the teams: %(teams)s") % {
             "who": who,
-            "teams": escape(team_sentence(teams["team"], teams["bonus"], names, len(names))),
+            "teams": escape(team_sentence(team, bonus, names, len(names))),
         }
-    elif "discard" in move:
-        count = len(move["discard"])
+    elif kind == "discard":
+        cards = key[1:]
+        count = len(cards)
         if hidden:
             text = ngettext(
                 "%(who)s discards %(count)s card", "%(who)s discards %(count)s cards", count
@@ -608,20 +646,20 @@ def describe(move: dict, seat: int, names: Sequence[str], hidden: bool) -> SafeS
         else:
             text = _("%(who)s discards %(cards)s") % {
                 "who": who,
-                "cards": " ".join(card_html(c, "card-mini") for c in move["discard"]),
+                "cards": " ".join(card_html(c, "card-mini") for c in cards),
             }
-    elif "pass" in move:
+    elif kind == "pass":
         if hidden:
             text = _("%(who)s passes a card") % {"who": who}
         else:
             text = _("%(who)s passes %(card)s") % {
                 "who": who,
-                "card": card_html(move["pass"], "card-mini"),
+                "card": card_html(key[1], "card-mini"),
             }
     else:
         text = _("%(who)s plays %(card)s") % {
             "who": who,
-            "card": card_html(move["play"], "card-mini"),
+            "card": card_html(key[1], "card-mini"),
         }
     # The sentences are ours (translations included); names were escaped above.
     return mark_safe(text)  # noqa: S308

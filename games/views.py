@@ -108,6 +108,10 @@ def page_not_found(request, exception):
 def lobby(request):
     context = selectors.lobby(request.user)
     context.update(new_game_choices())
+    # "Easy bot"...: said once here for the four seats' menus, not once per seat and level
+    context["bot_options"] = [
+        (value, _("%(level)s bot") % {"level": label}) for value, label in context["bot_levels"]
+    ]
     # "New game" at the end of a game comes here with its player count.
     wanted = request.GET.get("players", "")
     counts = {str(n): n for n in PLAYER_COUNTS}

@@ -24,20 +24,23 @@ def queries(client, url: str, **options) -> list[str]:
     return [q["sql"] for q in captured]
 
 
-def test_the_game_fragment_costs_six_queries_in_every_phase(act, client, alice, bob):
+def test_the_game_fragment_costs_five_queries_six_on_the_board(act, client, alice, bob):
     game = act(create_game, alice, players=3, bots=["easy"])
     act(join_game, bob, game.pk)
     client.force_login(alice)
     url = reverse("game", args=[game.pk])
     client.get(url)  # the first visit of the minute records presence (one write)
     # the session, the player, the game, its seats with their players, this round's moves, and
-    # the last trick of the round before
+    # on the board, the last trick of the round before (shown with that round's summary)
     assert len(queries(client, url, headers=HX)) == 6
     rng = random.Random(3)
     for phase in ("teams", "discard", "tricks"):
         game = play_out(act, game, [alice, bob], rng, until=lambda s, p=phase: s.phase == p)
-        assert len(queries(client, url, headers=HX)) == 6, phase
-        assert len(queries(client, url)) == 6 + 1, phase  # the whole page too, with its chat
+        assert len(queries(client, url, headers=HX)) == 5, phase
+        assert len(queries(client, url)) == 5 + 1, phase  # the whole page too, with its chat
+    game = play_out(act, game, [alice, bob], rng, until=lambda s: s.phase == "board")
+    assert game.status == Game.Status.ACTIVE
+    assert len(queries(client, url, headers=HX)) == 6  # the next board, and the last round
     game = play_out(act, game, [alice, bob], rng)
     assert game.status == Game.Status.FINISHED
     assert len(queries(client, url, headers=HX)) == 6 + 2  # its rating changes and its rematch
@@ -58,10 +61,10 @@ def test_the_lobby_costs_the_same_with_one_table_or_twenty(act, client, alice, b
     act(create_game, bob, players=3)
     act(create_game, alice, players=2, bots=["easy"])
     client.get("/")  # presence
-    # the session, the player, the open tables, their seats with players, alice's seats with
-    # their games, and those games' seats with players
-    assert len(queries(client, "/")) == 6
+    # the session, the player, the open tables, their seats with players, and every seat of
+    # alice's games with its player and its game
+    assert len(queries(client, "/")) == 5
     for n in range(10):
         act(create_game, make_person(f"host{n}"), players=4)
         act(create_game, alice, players=3, bots=["easy", "medium"])
-    assert len(queries(client, "/")) == 6
+    assert len(queries(client, "/")) == 5
