@@ -28,7 +28,7 @@ class User(AbstractUser):
     # they have no usable password and cannot log in.
     bot_level = models.CharField(_("bot level"), max_length=8, choices=BotLevel, blank=True)
     # A person's program plays this account, through the API only (lichess's bot accounts): set
-    # once, by accounts.actions.become_bot_account, on an account that has never sat at a table.
+    # once, by games.actions.become_bot_account, on an account that has never sat at a table.
     bot_account = models.BooleanField(_("bot account"), default=False)
     display_name = models.CharField(
         _("display name"), max_length=40, blank=True, help_text=_("Shown to other players.")
