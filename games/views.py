@@ -32,6 +32,7 @@ from games.actions.deadlines import VACATION_DAYS, vacation_left
 from games.actions.errors import RateLimited
 from games.engine import PLAYER_COUNTS
 from games.forms import (
+    BotAccountForm,
     DEFAULT_PLAYERS,
     ChatForm,
     ConfirmForm,
@@ -94,6 +95,27 @@ def limited(group: str):
         return wrapped
 
     return decorator
+
+
+def people_only(view):
+    """A bot account plays through the API only: the site's own forms refuse it, with a
+    message, and do nothing (after ``login_required``)."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if getattr(request.user, "bot_account", False):
+            error = ActionError(
+                _("A bot account plays through the API only, not on the site's pages."),
+                code="bot_account",
+            )
+            pk = kwargs.get("pk")
+            if pk is None:
+                messages.error(request, error.message)
+                return redirect("lobby")
+            return _answer(request, pk, error)
+        return view(request, *args, **kwargs)
+
+    return wrapped
 
 
 def page_not_found(request, exception):
@@ -205,6 +227,7 @@ def _table_action(request, pk: int, action, *args, **options):
 
 @require_POST
 @login_required
+@people_only
 @limited("play")
 def move(request, pk: int):
     form = MoveForm(request.POST)
@@ -225,6 +248,7 @@ def move(request, pk: int):
 
 @require_POST
 @login_required
+@people_only
 @limited("create")
 def rematch(request, pk: int):
     """A new table with the same seats (see ``actions.rematch``); the player goes there."""
@@ -260,6 +284,7 @@ def move_log(request, pk: int):
 
 @require_POST
 @login_required
+@people_only
 @limited("create")
 def create(request):
     form = CreateGameForm(request.POST)
@@ -276,6 +301,7 @@ def create(request):
 
 @require_POST
 @login_required
+@people_only
 @limited("play")
 def join(request, pk: int):
     code = JoinForm(request.POST).code()
@@ -286,6 +312,7 @@ def join(request, pk: int):
 
 @require_POST
 @login_required
+@people_only
 @limited("play")
 def leave(request, pk: int):
     if refused := _refusal(request, pk):
@@ -305,6 +332,7 @@ def leave(request, pk: int):
 
 @require_POST
 @login_required
+@people_only
 @limited("play")
 def add_bot(request, pk: int):
     form = LevelForm(request.POST)
@@ -315,6 +343,19 @@ def add_bot(request, pk: int):
 
 @require_POST
 @login_required
+@people_only
+@limited("play")
+def seat_bot_account(request, pk: int):
+    """Seat a bot account, by its username, in the first open seat (the table's creator)."""
+    form = BotAccountForm(request.POST)
+    if refused := _refusal(request, pk, form):
+        return refused
+    return _table_action(request, pk, actions.seat_bot_account, form.cleaned_data["username"])
+
+
+@require_POST
+@login_required
+@people_only
 @limited("play")
 def remove_bot(request, pk: int):
     form = PositionForm(request.POST)
@@ -325,6 +366,7 @@ def remove_bot(request, pk: int):
 
 @require_POST
 @login_required
+@people_only
 @limited("play")
 def start(request, pk: int):
     form = LevelForm(request.POST, default=User.DEFAULT_BOT_LEVEL)
@@ -350,6 +392,7 @@ def invite(request, code: str):
 
 @require_POST
 @login_required
+@people_only
 @limited("invite")
 def invite_player(request, pk: int):
     form = InviteForm(request.POST)
@@ -365,6 +408,7 @@ def invite_player(request, pk: int):
 
 @require_POST
 @login_required
+@people_only
 @limited("play")
 def come_back(request, pk: int):
     if refused := _refusal(request, pk):
@@ -374,6 +418,7 @@ def come_back(request, pk: int):
 
 @require_POST
 @login_required
+@people_only
 @limited("play")
 def resign(request, pk: int):
     """Give up this game for good (after the "Yes" of the confirmation): a bot plays on."""
@@ -384,6 +429,7 @@ def resign(request, pk: int):
 
 @require_POST
 @login_required
+@people_only
 @limited("play")
 def abort(request, pk: int):
     """End the game before its first card: nobody wins, nothing is rated."""
