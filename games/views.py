@@ -32,8 +32,8 @@ from games.actions.deadlines import VACATION_DAYS, vacation_left
 from games.actions.errors import RateLimited
 from games.engine import PLAYER_COUNTS
 from games.forms import (
-    BotAccountForm,
     DEFAULT_PLAYERS,
+    BotAccountForm,
     ChatForm,
     ConfirmForm,
     CreateGameForm,
