@@ -170,7 +170,8 @@ def join_game(user, game_id: int, invite_code: str = "", now=None) -> Game:
 
 
 def leave_game(user, game_id: int) -> Game | None:
-    """Give up a seat before the game starts. A table with no person left is removed."""
+    """Give up a seat before the game starts. A table left with no person, and without its
+    creator (a bot account may make a table through the API), is removed."""
     _person(user)
     with transaction.atomic():
         game = _lock_open_game(game_id)
@@ -179,7 +180,10 @@ def leave_game(user, game_id: int) -> Game | None:
             raise ActionError(_("You have no seat at this table."), code="not_seated")
         seat.user = None
         seat.save(update_fields=["user"])
-        if not game.seats.filter(**PEOPLE).exists():
+        creator_stays = (
+            game.created_by_id != user.pk and game.seats.filter(user_id=game.created_by_id).exists()
+        )
+        if not creator_stays and not game.seats.filter(**PEOPLE).exists():
             game.delete()
             return None
         if game.created_by_id == user.pk:

@@ -15,6 +15,7 @@ from games.actions import (
     ActionError,
     become_bot_account,
     create_game,
+    join_game,
     leave_game,
     seat_bot_account,
 )
@@ -151,6 +152,14 @@ def test_a_table_left_with_only_a_bot_account_is_removed(act, alice, bot_account
     act(seat_bot_account, alice, game.pk, "robo")
     assert act(leave_game, alice, game.pk) is None
     assert not Game.objects.filter(pk=game.pk).exists()
+
+
+def test_a_bot_accounts_own_table_stays_when_a_person_leaves_it(act, bob, bot_account):
+    game = act(create_game, bot_account, players=3, bots=[None, None])
+    act(join_game, bob, game.pk)
+    assert act(leave_game, bob, game.pk) is not None
+    game.refresh_from_db()
+    assert game.created_by == bot_account and game.status == Game.Status.OPEN
 
 
 # --- the site's pages refuse a bot account; the API plays ---------------------------------------
