@@ -193,6 +193,8 @@ def test_a_bot_account_cannot_play_through_the_pages(act, client, alice, bot_acc
     robo_seat = game.seats.get(user=bot_account).position
     assert not MoveRecord.objects.filter(game=game, seat=robo_seat).exists()
     assert client.get(reverse("game", args=[game.pk])).status_code == 200  # it may still watch
+    lobby = client.get(reverse("lobby")).content.decode()
+    assert "This is a bot account" in lobby and 'action="/games/new/"' not in lobby
 
 
 @pytest.mark.parametrize("scopes", [("bot",), ("read", "play")])
