@@ -27,6 +27,9 @@ class User(AbstractUser):
     # Empty for people. Bots are users so that seats, records and ratings treat them alike;
     # they have no usable password and cannot log in.
     bot_level = models.CharField(_("bot level"), max_length=8, choices=BotLevel, blank=True)
+    # A person's program plays this account, through the API only (lichess's bot accounts): set
+    # once, by games.actions.become_bot_account, on an account that has never sat at a table.
+    bot_account = models.BooleanField(_("bot account"), default=False)
     display_name = models.CharField(
         _("display name"), max_length=40, blank=True, help_text=_("Shown to other players.")
     )
@@ -67,6 +70,12 @@ class User(AbstractUser):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_level)
+
+    @property
+    def plays_as_bot(self) -> bool:
+        """A bot plays for this account: one of the site's bot levels, or a bot account. Its
+        name shows the bot mark, and it is rated and ranked with the bots."""
+        return self.is_bot or self.bot_account
 
     @property
     def name(self) -> str:

@@ -117,10 +117,14 @@ def http_error(request, error: HttpError):
 
 
 def need(request: HttpRequest, scope: str) -> None:
-    """A token must carry ``scope``; the site's own session may read and play. Every call
-    counts against the caller's token (``limits.RATES["api"]``)."""
+    """A token must carry ``scope`` (a ``bot`` token may also read and play, as lichess's
+    bot:play does); the site's own session may read and play. Every call counts against the
+    caller's token (``limits.RATES["api"]``)."""
     token = getattr(request, "api_token", None)
-    if token is not None and scope not in token.scopes:
+    granted = set(token.scopes) if token is not None else set()
+    if Scope.BOT in granted:
+        granted |= {Scope.READ, Scope.PLAY}
+    if token is not None and scope not in granted:
         raise Refusal(403, "scope", _("This token lacks the “%(scope)s” scope.") % {"scope": scope})
     counted(request, "api")
 
@@ -156,7 +160,7 @@ class Error(Schema):
 class Account(Schema):
     username: str
     name: str
-    is_bot: bool
+    is_bot: bool  # a bot account (the site's own bots never use the API)
     rating: float | None
     rated_games: int
 
@@ -202,6 +206,10 @@ class JoinIn(Schema):
     invite: str = ""
 
 
+class SeatBotIn(Schema):
+    username: str  # a bot account's
+
+
 class StartIn(Schema):
     level: str = "medium"
 
@@ -231,7 +239,7 @@ def seats_json(game: Game) -> list[dict]:
         {
             "position": s.position,
             "name": str(s.name),
-            "is_bot": bool(s.user and s.user.is_bot),
+            "is_bot": bool(s.user and s.user.plays_as_bot),
             "username": s.user.username if s.user else None,
         }
         for s in seats
@@ -295,10 +303,27 @@ def account(request):
     return {
         "username": user.username,
         "name": user.name,
-        "is_bot": user.is_bot,
+        "is_bot": user.plays_as_bot,
         "rating": ordinal(rating.mu, rating.sigma) if rating else None,
         "rated_games": rating.games if rating else 0,
     }
+
+
+@api.post(
+    "/account/bot", response={200: Account, 400: Error, 401: Error, 403: Error}, tags=["account"]
+)
+def become_bot(request):
+    """Turn my account into a bot account, for good (lichess's "upgrade to bot"): only a new
+    account, one that has never sat at a table, and only with a token of the ``bot`` scope. A
+    bot account plays through the API only; its name shows the bot mark and it is rated with
+    the bots."""
+    token = getattr(request, "api_token", None)
+    if token is None or Scope.BOT not in token.scopes:
+        raise Refusal(
+            403, "scope", _("This token lacks the “%(scope)s” scope.") % {"scope": Scope.BOT}
+        )
+    actions.become_bot_account(request.user)
+    return account(request)
 
 
 @api.get("/tables", response={200: list[TableOut], 401: Error}, tags=["tables"])
@@ -411,6 +436,13 @@ def join(request, game_id: int, body: JoinIn):
 def leave(request, game_id: int):
     """Give up my seat before the game starts."""
     return _table_change(request, game_id, actions.leave_game)
+
+
+@api.post("/games/{game_id}/seat-bot", response=CHANGE, tags=["tables"])
+def seat_bot(request, game_id: int, body: SeatBotIn):
+    """Seat a bot account, by its username, in the first open seat of my table (it refuses
+    nothing: it is seated at once)."""
+    return _table_change(request, game_id, actions.seat_bot_account, body.username[:150])
 
 
 @api.post("/games/{game_id}/start", response=CHANGE, tags=["tables"])

@@ -9,8 +9,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.actions import ActionError
-from games.forms import first_error
+from games.actions import ActionError, become_bot_account
+from games.forms import ConfirmForm, first_error
+from games.models import Seat
 
 from .models import ApiToken, Scope
 from .tokens import create_token, revoke_token
@@ -36,6 +37,16 @@ def tokens(request):
     made = None
     if request.method == "POST":
         try:
+            if "bot_account" in request.POST:
+                if not ConfirmForm(request.POST).is_valid():
+                    raise ActionError(
+                        _("Nothing was done: confirm with the “Yes” button."), code="confirm"
+                    )
+                become_bot_account(request.user)
+                messages.success(
+                    request, _("This is now a bot account: it plays through the API only.")
+                )
+                return redirect("api_tokens")
             if "revoke" in request.POST:
                 revoking = RevokeForm(request.POST)
                 if not revoking.is_valid():
@@ -53,4 +64,7 @@ def tokens(request):
         except ActionError as error:
             messages.error(request, error.message)
     live = ApiToken.objects.filter(user=request.user, revoked_at__isnull=True)
-    return render(request, "api/tokens.html", {"form": form, "made": made, "tokens": live})
+    context = {"form": form, "made": made, "tokens": live}
+    if not request.user.bot_account:
+        context["has_played"] = Seat.objects.filter(user=request.user).exists()
+    return render(request, "api/tokens.html", context)

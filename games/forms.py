@@ -241,6 +241,18 @@ class JoinForm(forms.Form):
         return self.cleaned_data["invite"] if self.is_valid() else ""
 
 
+class BotAccountForm(forms.Form):
+    """A bot account to seat at the table, by its username."""
+
+    username = forms.CharField(
+        max_length=150,
+        error_messages={
+            "required": _("Give the username of a bot account."),
+            "max_length": _("There is no bot account by that name."),
+        },
+    )
+
+
 class InviteForm(forms.Form):
     username = forms.CharField(error_messages={"required": _("Give the username of a player.")})
 

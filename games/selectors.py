@@ -62,7 +62,7 @@ def seat_infos(seats: list[Seat], me) -> list[SeatInfo]:
             SeatInfo(
                 position=seat.position,
                 name=str(seat.name),
-                is_bot=bool(user and user.is_bot),
+                is_bot=bool(user and user.plays_as_bot),  # the mark: our bots and bot accounts
                 is_me=bool(user and me.is_authenticated and user.pk == me.pk),
                 character=str(seat.character),
                 score=seat.score,

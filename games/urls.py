@@ -15,6 +15,7 @@ urlpatterns = [
     path("games/<int:pk>/join/", views.join, name="game_join"),
     path("games/<int:pk>/leave/", views.leave, name="game_leave"),
     path("games/<int:pk>/add-bot/", views.add_bot, name="game_add_bot"),
+    path("games/<int:pk>/seat-bot/", views.seat_bot_account, name="game_seat_bot_account"),
     path("games/<int:pk>/remove-bot/", views.remove_bot, name="game_remove_bot"),
     path("games/<int:pk>/start/", views.start, name="game_start"),
     path("games/<int:pk>/invite/", views.invite_player, name="game_invite_player"),

@@ -33,6 +33,7 @@ from games.actions.errors import RateLimited
 from games.engine import PLAYER_COUNTS
 from games.forms import (
     DEFAULT_PLAYERS,
+    BotAccountForm,
     ChatForm,
     ConfirmForm,
     CreateGameForm,
@@ -94,6 +95,27 @@ def limited(group: str):
         return wrapped
 
     return decorator
+
+
+def people_only(view):
+    """A bot account plays through the API only: the site's own forms refuse it, with a
+    message, and do nothing (after ``login_required``)."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if getattr(request.user, "bot_account", False):
+            error = ActionError(
+                _("A bot account plays through the API only, not on the site's pages."),
+                code="bot_account",
+            )
+            pk = kwargs.get("pk")
+            if pk is None:
+                messages.error(request, error.message)
+                return redirect("lobby")
+            return _answer(request, pk, error)
+        return view(request, *args, **kwargs)
+
+    return wrapped
 
 
 def page_not_found(request, exception):
@@ -209,6 +231,7 @@ def _table_action(request, pk: int, action, *args, **options):
 
 @require_POST
 @login_required
+@people_only
 @limited("play")
 def move(request, pk: int):
     form = MoveForm(request.POST)
@@ -229,6 +252,7 @@ def move(request, pk: int):
 
 @require_POST
 @login_required
+@people_only
 @limited("create")
 def rematch(request, pk: int):
     """A new table with the same seats (see ``actions.rematch``); the player goes there."""
@@ -264,6 +288,7 @@ def move_log(request, pk: int):
 
 @require_POST
 @login_required
+@people_only
 @limited("create")
 def create(request):
     form = CreateGameForm(request.POST)
@@ -280,6 +305,7 @@ def create(request):
 
 @require_POST
 @login_required
+@people_only
 @limited("play")
 def join(request, pk: int):
     code = JoinForm(request.POST).code()
@@ -290,6 +316,7 @@ def join(request, pk: int):
 
 @require_POST
 @login_required
+@people_only
 @limited("play")
 def leave(request, pk: int):
     if refused := _refusal(request, pk):
@@ -309,6 +336,7 @@ def leave(request, pk: int):
 
 @require_POST
 @login_required
+@people_only
 @limited("play")
 def add_bot(request, pk: int):
     form = LevelForm(request.POST)
@@ -319,6 +347,19 @@ def add_bot(request, pk: int):
 
 @require_POST
 @login_required
+@people_only
+@limited("play")
+def seat_bot_account(request, pk: int):
+    """Seat a bot account, by its username, in the first open seat (the table's creator)."""
+    form = BotAccountForm(request.POST)
+    if refused := _refusal(request, pk, form):
+        return refused
+    return _table_action(request, pk, actions.seat_bot_account, form.cleaned_data["username"])
+
+
+@require_POST
+@login_required
+@people_only
 @limited("play")
 def remove_bot(request, pk: int):
     form = PositionForm(request.POST)
@@ -329,6 +370,7 @@ def remove_bot(request, pk: int):
 
 @require_POST
 @login_required
+@people_only
 @limited("play")
 def start(request, pk: int):
     form = LevelForm(request.POST, default=User.DEFAULT_BOT_LEVEL)
@@ -354,6 +396,7 @@ def invite(request, code: str):
 
 @require_POST
 @login_required
+@people_only
 @limited("invite")
 def invite_player(request, pk: int):
     form = InviteForm(request.POST)
@@ -369,6 +412,7 @@ def invite_player(request, pk: int):
 
 @require_POST
 @login_required
+@people_only
 @limited("play")
 def come_back(request, pk: int):
     if refused := _refusal(request, pk):
@@ -378,6 +422,7 @@ def come_back(request, pk: int):
 
 @require_POST
 @login_required
+@people_only
 @limited("play")
 def resign(request, pk: int):
     """Give up this game for good (after the "Yes" of the confirmation): a bot plays on."""
@@ -388,6 +433,7 @@ def resign(request, pk: int):
 
 @require_POST
 @login_required
+@people_only
 @limited("play")
 def abort(request, pk: int):
     """End the game before its first card: nobody wins, nothing is rated."""

@@ -11,6 +11,7 @@ from .deadlines import end_vacation, start_vacation
 from .errors import ActionError, StaleVersion
 from .lobby import (
     add_bot,
+    become_bot_account,
     create_game,
     invite_player,
     join_game,
@@ -18,6 +19,7 @@ from .lobby import (
     release_seats,
     rematch,
     remove_bot,
+    seat_bot_account,
     start_game,
 )
 from .moves import (
@@ -34,6 +36,8 @@ __all__ = [
     "abort_game",
     "StaleVersion",
     "add_bot",
+    "become_bot_account",
+    "seat_bot_account",
     "bar_from_chat",
     "hide_chat",
     "post_chat",

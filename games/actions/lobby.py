@@ -1,4 +1,5 @@
-"""Tables before play: create, join, leave, seat or unseat bots, start."""
+"""Tables before play: create, join, leave, seat or unseat bots (our levels and people's bot
+accounts), start; and turning a new account into a bot account."""
 
 from __future__ import annotations
 
@@ -39,6 +40,30 @@ def _person(user) -> User:
     if user.is_bot:
         raise ActionError(_("Bots cannot do that."), code="bot")
     return user
+
+
+def become_bot_account(user) -> User:
+    """Turn a new account (one that has never sat at a table) into a bot account, for good:
+    it then plays through the API only, its name shows the bot mark and it is rated with the
+    bots. Any other account is refused and nothing changes."""
+    _person(user)
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        if locked.bot_account:
+            raise ActionError(_("This account is a bot account already."), code="bot_account")
+        if Seat.objects.filter(user=locked).exists():
+            raise ActionError(
+                _("Only a new account can become a bot account: this one has sat at a table."),
+                code="played",
+            )
+        locked.bot_account = True
+        locked.save(update_fields=["bot_account"])
+    user.bot_account = True
+    return locked
+
+
+# The seats that keep a table alive and may start it: people's, not bots' (nor bot accounts').
+PEOPLE = {"user__isnull": False, "user__bot_level": "", "user__bot_account": False}
 
 
 def _lock_open_game(game_id: int) -> Game:
@@ -145,7 +170,8 @@ def join_game(user, game_id: int, invite_code: str = "", now=None) -> Game:
 
 
 def leave_game(user, game_id: int) -> Game | None:
-    """Give up a seat before the game starts. A table with no person left is removed."""
+    """Give up a seat before the game starts. A table left with no person, and without its
+    creator (a bot account may make a table through the API), is removed."""
     _person(user)
     with transaction.atomic():
         game = _lock_open_game(game_id)
@@ -154,12 +180,15 @@ def leave_game(user, game_id: int) -> Game | None:
             raise ActionError(_("You have no seat at this table."), code="not_seated")
         seat.user = None
         seat.save(update_fields=["user"])
-        if not game.seats.filter(user__isnull=False, user__bot_level="").exists():
+        creator_stays = (
+            game.created_by_id != user.pk and game.seats.filter(user_id=game.created_by_id).exists()
+        )
+        if not creator_stays and not game.seats.filter(**PEOPLE).exists():
             game.delete()
             return None
         if game.created_by_id == user.pk:
             # The table needs someone to start it: the next person at it.
-            next_person = game.seats.filter(user__isnull=False, user__bot_level="").first()
+            next_person = game.seats.filter(**PEOPLE).order_by("position").first()
             game.created_by_id = next_person.user_id
             game.save(update_fields=["created_by"])
         _bump(game)
@@ -181,12 +210,38 @@ def add_bot(user, game_id: int, level: str, now=None) -> Game:
     return game
 
 
+def seat_bot_account(user, game_id: int, username: str, now=None) -> Game:
+    """Seat the bot account called ``username`` in the first open seat (the table's creator
+    only), as a bot level is seated: a bot account refuses nothing. A full table starts."""
+    _person(user)
+    with transaction.atomic():
+        game = _lock_own_open_game(user, game_id)
+        bot = User.objects.filter(
+            username__iexact=username.strip(), bot_account=True, is_active=True
+        ).first()
+        if bot is None:
+            raise ActionError(
+                _("There is no bot account called “%(name)s”.") % {"name": quote(username)},
+                code="no_bot_account",
+            )
+        seats = list(game.seats.order_by("position"))
+        if any(s.user_id == bot.pk for s in seats):
+            raise ActionError(_("%(name)s is already at the table.") % {"name": bot.name}, "seated")
+        empty = [s for s in seats if s.user_id is None]
+        if not empty:
+            raise ActionError(_("This table is full."), code="full")
+        empty[0].user = bot
+        empty[0].save(update_fields=["user"])
+        _bump(game, start=len(empty) == 1, now=now, actor=user.pk)
+    return game
+
+
 def remove_bot(user, game_id: int, position: int) -> Game:
     _person(user)
     with transaction.atomic():
         game = _lock_own_open_game(user, game_id)
         seat = game.seats.select_related("user").filter(position=position).first()
-        if seat is None or seat.user is None or not seat.user.is_bot:
+        if seat is None or seat.user is None or not seat.user.plays_as_bot:
             raise ActionError(_("There is no bot in that seat."), code="no_bot")
         seat.user = None
         seat.save(update_fields=["user"])
@@ -332,7 +387,7 @@ def rematch(user, game_id: int, now=None) -> Game:
         )
 
         def keeps(seat) -> bool:
-            return seat.user_id == user.pk or bool(seat.user and seat.user.is_bot)
+            return seat.user_id == user.pk or bool(seat.user and seat.user.plays_as_bot)
 
         Seat.objects.bulk_create(
             [Seat(game=game, position=s.position, user=s.user if keeps(s) else None) for s in seats]
