@@ -194,6 +194,7 @@ SEAT_FIELDS = (
     "user__username",
     "user__display_name",
     "user__bot_level",
+    "user__bot_account",
     "user__is_active",
 )
 # What ``log_line`` reads of a move record.
