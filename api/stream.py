@@ -123,7 +123,11 @@ class Account:
     invitations: dict[int, tuple[int, str]]  # invitation id: (game id, inviter's username)
 
     def in_play(self) -> set[int]:
-        return {game_id for game_id, (status, _v, _a) in self.games.items() if status == "active"}
+        return {
+            game_id
+            for game_id, (status, _v, _a) in self.games.items()
+            if status == Game.Status.ACTIVE
+        }
 
     def followed(self) -> set[int]:
         """The games whose moves may change what the account is told."""

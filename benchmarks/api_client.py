@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks" / "load"))
 from run import PRODUCTION  # noqa: E402  (benchmarks/load/run.py)
 
-from benchmarks.ports import free_port  # noqa: E402
+from benchmarks.web import start_web  # noqa: E402
 
 DATABASE = "nyet_api"
 REDIS = "redis://127.0.0.1:6379/12"
@@ -72,30 +72,6 @@ def prepare(folder: Path) -> tuple[dict, list[str]]:
         user = User.objects.create_user(name, f"{name}@example.com", "a long passphrase 42")
         tokens.append(create_token(user, "bench", ["read", "play"])[1])
     return env, tokens
-
-
-def start_web(env: dict, folder: Path) -> tuple[subprocess.Popen, int]:
-    port = free_port()
-    line = next(x for x in (ROOT / "Procfile").read_text().splitlines() if x.startswith("web:"))
-    command = line.split(": ", 1)[1].replace("${WEB_CONCURRENCY:-2}", "2")
-    command = command.replace("${PORT:-8000}", str(port))
-    site = subprocess.Popen(
-        command,
-        shell=True,
-        cwd=ROOT,
-        env=env,
-        stdout=(folder / "web.log").open("w"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return site, port
-        except OSError:
-            assert time.monotonic() < deadline and site.poll() is None, "the site did not start"
-            time.sleep(0.5)
 
 
 class Caller:

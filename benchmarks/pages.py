@@ -18,9 +18,7 @@ import argparse
 import http.client
 import http.cookies
 import os
-import re
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -36,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks" / "load"))
 from run import PRODUCTION  # noqa: E402  (benchmarks/load/run.py)
 
-from benchmarks.ports import free_port  # noqa: E402
+from benchmarks.web import start_web  # noqa: E402
 
 DATABASE = "nyet_pages"
 CLIENTS = 4
@@ -140,34 +138,9 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         env, urls = prepare(Path(folder))
-        port = free_port()
-        web = [
-            line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("web:")
-        ]
-        command = web[0].split(": ", 1)[1]
-        env.update(PORT=str(port), DJANGO_SETTINGS_MODULE="benchmarks.bare_site")
-        command = command.replace("${WEB_CONCURRENCY:-2}", "2").replace("${PORT:-8000}", str(port))
-        # a worker replaced mid-run would take its CPU time with it
-        command = re.sub(r" --max-requests(-jitter)? \d+", "", command)
-        site = subprocess.Popen(
-            command,
-            shell=True,
-            cwd=ROOT,
-            env=env,
-            stdout=(Path(folder) / "web.log").open("w"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        env["DJANGO_SETTINGS_MODULE"] = "benchmarks.bare_site"
+        site, port = start_web(env, Path(folder))
         try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    alive = time.monotonic() < deadline and site.poll() is None
-                    assert alive, (Path(folder) / "web.log").read_text()
-                    time.sleep(0.5)
             headers = {
                 "Host": "127.0.0.1",
                 "X-Forwarded-Proto": "https",

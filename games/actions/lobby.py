@@ -160,12 +160,7 @@ def join_game(user, game_id: int, invite_code: str = "", now=None) -> Game:
         seats = list(game.seats.all())
         if any(s.user_id == user.pk for s in seats):
             raise ActionError(_("You already have a seat at this table."), code="seated")
-        empty = [s for s in seats if s.user_id is None]
-        if not empty:
-            raise ActionError(_("This table is full."), code="full")
-        empty[0].user = user
-        empty[0].save(update_fields=["user"])
-        _bump(game, start=len(empty) == 1, now=now, actor=user.pk)
+        _sit(game, seats, user, now=now, actor=user.pk)
     return game
 
 
@@ -201,12 +196,7 @@ def add_bot(user, game_id: int, level: str, now=None) -> Game:
     _check_level(level)
     with transaction.atomic():
         game = _lock_own_open_game(user, game_id)
-        empty = list(game.seats.filter(user__isnull=True))
-        if not empty:
-            raise ActionError(_("This table is full."), code="full")
-        empty[0].user = bot_user(level)
-        empty[0].save(update_fields=["user"])
-        _bump(game, start=len(empty) == 1, now=now, actor=user.pk)
+        _sit(game, list(game.seats.all()), bot_user(level), now=now, actor=user.pk)
     return game
 
 
@@ -227,12 +217,7 @@ def seat_bot_account(user, game_id: int, username: str, now=None) -> Game:
         seats = list(game.seats.order_by("position"))
         if any(s.user_id == bot.pk for s in seats):
             raise ActionError(_("%(name)s is already at the table.") % {"name": bot.name}, "seated")
-        empty = [s for s in seats if s.user_id is None]
-        if not empty:
-            raise ActionError(_("This table is full."), code="full")
-        empty[0].user = bot
-        empty[0].save(update_fields=["user"])
-        _bump(game, start=len(empty) == 1, now=now, actor=user.pk)
+        _sit(game, seats, bot, now=now, actor=user.pk)
     return game
 
 
@@ -258,6 +243,17 @@ def start_game(user, game_id: int, fill_level: str = User.BotLevel.MEDIUM, now=N
         game.seats.filter(user__isnull=True).update(user=bot_user(fill_level))
         _bump(game, start=True, now=now, actor=user.pk)
     return game
+
+
+def _sit(game: Game, seats: list[Seat], player: User, now=None, actor=None) -> None:
+    """``player`` takes the first open seat of the locked table (its ``seats`` in order); the
+    last open seat taken starts the game."""
+    empty = [s for s in seats if s.user_id is None]
+    if not empty:
+        raise ActionError(_("This table is full."), code="full")
+    empty[0].user = player
+    empty[0].save(update_fields=["user"])
+    _bump(game, start=len(empty) == 1, now=now, actor=actor)
 
 
 def _bump(game: Game, start: bool = False, now=None, actor=None) -> None:
