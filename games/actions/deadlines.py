@@ -184,7 +184,9 @@ def _queue_digests(now) -> int:
     """The daily digest, at 07:00 in each player's time zone (the email lists the games that
     wait for them when it is sent, and is not sent when none does)."""
     daily = User.objects.filter(email_turn=User.TurnEmail.DAILY, is_active=True, bot_level="")
-    unscheduled = list(daily.filter(next_digest_at__isnull=True).only("pk", "time_zone"))
+    unscheduled = list(
+        daily.filter(next_digest_at__isnull=True).only("pk", "time_zone", "browser_time_zone")
+    )
     for user in unscheduled:
         user.next_digest_at = notifications.next_digest_at(user, now)
     User.objects.bulk_update(unscheduled, ["next_digest_at"])
@@ -192,7 +194,7 @@ def _queue_digests(now) -> int:
         users = list(
             daily.select_for_update(skip_locked=True)
             .filter(next_digest_at__lte=now)
-            .only("pk", "time_zone", "next_digest_at")
+            .only("pk", "time_zone", "browser_time_zone", "next_digest_at")
         )
         emails = []
         for user in users:
