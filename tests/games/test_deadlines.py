@@ -365,3 +365,60 @@ def test_the_sweep_runs_a_fixed_number_of_queries(
         return len(queries)
 
     assert sweep_queries(2) == sweep_queries(6)
+
+
+def test_the_sweep_queues_catch_ups_and_emails_apart_and_bot_moves_go_to_play(
+    act, alice, bob, clock, django_capture_on_commit_callbacks
+):
+    """The queues of nyet_site/settings.py and games/queue.py, as published to a real broker
+    (kombu's in-memory one): what the sweep finds never waits behind a bot's move, nor delays it."""
+    from celery.signals import before_task_publish
+
+    from .test_broker import broker
+
+    for _ in range(50):
+        game = correspondence_game(act, alice, bots=["easy"])
+        if engine.to_act(state_of(game)) == (0,):
+            break
+        Game.objects.filter(pk=game.pk).delete()
+    published = []
+
+    def record(sender, routing_key, **kwargs):
+        published.append((sender.rsplit(".", 1)[1], routing_key))
+
+    def queued(action, *args):
+        published.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            action(*args)
+        return Counter(published)
+
+    def first_move(game, user):
+        move = engine.view(state_of(game), seat_of(game, user))["legal"][0]
+        del move["seat"]
+        return move
+
+    before_task_publish.connect(record)
+    try:
+        with broker("memory://"):  # the tasks are queued, and none runs
+            clock.advance(hours=18, minutes=1)
+            assert queued(due) == {("send_email", "email"): 2}  # "your turn" and a reminder
+            clock.advance(hours=6)
+            assert queued(due) == {
+                ("play_timeouts", "catchup"): 1,  # her deadline
+                ("send_email", "email"): 2,  # again: their tasks never ran
+            }
+            game.refresh_from_db()
+            assert queued(submit_move, alice, game.pk, game.version, first_move(game, alice)) == {
+                ("play_bots", "play"): 1
+            }
+            clock.advance(minutes=1)  # the bot's task was lost
+            assert queued(due) == {("play_bots", "catchup"): 1}
+            live = act(create_game, alice, players=2, move_seconds=600)
+            act(join_game, bob, live.pk)
+            (mover,) = engine.to_act(state_of(live))
+            person = alice if seat_of(live, alice) == mover else bob
+            assert queued(submit_move, person, live.pk, live.version, first_move(live, person)) == {
+                ("play_timeouts", "play"): 1  # the other's live clock
+            }
+    finally:
+        before_task_publish.disconnect(record)
