@@ -337,15 +337,20 @@ def test_a_catch_up_that_keeps_failing_backs_off_then_gives_up_logged_once(
 ):
     game = correspondence_game(act, alice)
     clock.advance(days=1, minutes=1)
-    queued_at = []
+    queued_at, gave_up_at = [], None
+    gave_up = f"gave up on catching up game {game.pk}"
     for minute in range(0, 6 * 60):
         with django_capture_on_commit_callbacks(execute=False):  # every task is lost
             if due()["timeouts"]:
                 queued_at.append(minute)
+        if gave_up_at is None and gave_up in caplog.text:
+            gave_up_at = minute
         clock.advance(minutes=1)
     gaps = [b - a for a, b in zip(queued_at, queued_at[1:], strict=False)]
-    assert gaps == [5, 10, 20, 40, 60] and len(queued_at) == 6
-    assert caplog.text.count(f"gave up on catching up game {game.pk}") == 1
+    # The first wait is longer than the 5 minutes that 1,000 due timeouts take to drain.
+    assert gaps == [15, 30, 60, 60, 60] and len(queued_at) == 6
+    assert gave_up_at == queued_at[-1] + 60, "the last try gets its wait too"
+    assert caplog.text.count(gave_up) == 1
 
 
 def test_the_sweep_runs_a_fixed_number_of_queries(
