@@ -35,8 +35,10 @@ class User(AbstractUser):
     )
     language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES, blank=True)
     # Empty: the browser's own zone (pages are written in UTC, and the page's script rewrites
-    # their times in the browser's zone; emails, which have no browser, say UTC).
+    # their times in the browser's zone). Emails have no browser: they use the zone the page's
+    # script last reported (accounts.middleware), or UTC while none has been.
     time_zone = models.CharField(_("time zone"), max_length=64, blank=True, default="")
+    browser_time_zone = models.CharField(max_length=64, blank=True, default="", editable=False)
     # Notification preferences.
     email_turn = models.CharField(
         _("email when it is my turn"), max_length=8, choices=TurnEmail, default=TurnEmail.AT_ONCE

@@ -104,8 +104,9 @@ def turn_key(game_id: int, position: int, acting_since: datetime) -> str:
 
 
 def player_zone(user: User) -> zoneinfo.ZoneInfo:
+    """The zone the player chose, or else the one their browser reported, or else UTC."""
     try:
-        return zoneinfo.ZoneInfo(user.time_zone or "UTC")
+        return zoneinfo.ZoneInfo(user.time_zone or user.browser_time_zone or "UTC")
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         return zoneinfo.ZoneInfo("UTC")
 
@@ -149,7 +150,7 @@ def render(user: User, kind: str, context: dict) -> EmailMultiAlternatives:
     preference = PREFERENCES[kind]
     unsubscribe = site_url(reverse("unsubscribe", args=[unsubscribe_token(user, preference)]))
     language = user.language or settings.LANGUAGE_CODE
-    with translation.override(language), timezone.override(user.time_zone or "UTC"):
+    with translation.override(language), timezone.override(player_zone(user)):
         context = {
             **context,
             "user": user,

@@ -186,13 +186,16 @@ CELERY_BROKER_URL = (
 )
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
-# A broker that cannot be reached must not hold up a move: publishing gives up after half a
-# second, the failure is logged (games.queue, which then stops trying for a few seconds), and
-# the sweep queues the stalled work again.
+# A broker that cannot be reached must not hold up a move: publishing tries to connect once and
+# gives up (a tenth of a second with Redis down), the failure is logged (games.queue, which then
+# stops trying for a few seconds), and the sweep queues the stalled work again. Without
+# max_retries=0, kombu tries again after sleeping, about 2 seconds in all whatever the timeouts
+# (tests/games/test_outage.py); both transports accept it (SQLAlchemy's drops it).
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_CONNECTION_TIMEOUT = 0.5
+CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 0}
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):  # SQLAlchemy takes no such options
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 0.5, "socket_timeout": 2}
+    CELERY_BROKER_TRANSPORT_OPTIONS |= {"socket_connect_timeout": 0.5, "socket_timeout": 2}
 # One queue per kind of work (games.queue), so that a slow mail server or a heap of work found
 # by the sweep never delays a bot's reply to a player: production runs a worker for `play`
 # apart from the others (Procfile).

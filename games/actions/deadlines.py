@@ -32,8 +32,9 @@ log = logging.getLogger(__name__)
 
 STALLED_BOT = timedelta(seconds=30)  # a bot turn not played by then was lost on the way
 # A game's catch-up task queued again after these waits, if the game still has not moved;
-# then given up.
-CATCHUP_RETRY = tuple(timedelta(minutes=m) for m in (5, 10, 20, 40, 60, 60))
+# given up after the last. The first is longer than draining a heap of due work takes (1,000
+# timeouts: about 5 minutes, BENCHMARKS.md), so that a task still queued is not queued twice.
+CATCHUP_RETRY = tuple(timedelta(minutes=m) for m in (15, 30, 60, 60, 60, 60))
 LOST_EMAIL = timedelta(minutes=5)  # an email queued this long ago and not sent: its task was lost
 STALE_EMAIL = timedelta(days=1)  # too late to be of use: given up
 QUIET = timedelta(minutes=5)  # "your turn" waits until the player has been away this long
@@ -87,7 +88,7 @@ def _queue_catchup(now) -> dict:
         games = list(
             Game.objects.select_for_update(skip_locked=True)  # a game moving now is not due
             .filter(pk__in=timed_out | stalled, status=Game.Status.ACTIVE)
-            .filter(_catchup_may_queue(now) | Q(catchup_attempts=given_up))
+            .filter(_catchup_may_queue(now))
             .values_list("pk", "version", "catchup_attempts")
         )
         lost = [pk for pk, _, attempts in games if attempts >= given_up]
@@ -184,7 +185,9 @@ def _queue_digests(now) -> int:
     """The daily digest, at 07:00 in each player's time zone (the email lists the games that
     wait for them when it is sent, and is not sent when none does)."""
     daily = User.objects.filter(email_turn=User.TurnEmail.DAILY, is_active=True, bot_level="")
-    unscheduled = list(daily.filter(next_digest_at__isnull=True).only("pk", "time_zone"))
+    unscheduled = list(
+        daily.filter(next_digest_at__isnull=True).only("pk", "time_zone", "browser_time_zone")
+    )
     for user in unscheduled:
         user.next_digest_at = notifications.next_digest_at(user, now)
     User.objects.bulk_update(unscheduled, ["next_digest_at"])
@@ -192,7 +195,7 @@ def _queue_digests(now) -> int:
         users = list(
             daily.select_for_update(skip_locked=True)
             .filter(next_digest_at__lte=now)
-            .only("pk", "time_zone", "next_digest_at")
+            .only("pk", "time_zone", "browser_time_zone", "next_digest_at")
         )
         emails = []
         for user in users:

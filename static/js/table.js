@@ -1,7 +1,7 @@
 /* Nyet! online: the small helpers of the game table. The pages work without this file (every
    control is a plain form or link); it only makes them quicker to use:
    - live countdowns on the seats that must act, and times in the browser's time zone when the
-     player has chosen none;
+     player has chosen none (the zone is reported to the server, for their emails);
    - "Your turn" in the tab title and a badge on the favicon, and an optional sound;
    - after every update of the table (a move, a poll, a pushed event: any htmx swap), the focus
      lands on the next thing to act on, or stays where it was;
@@ -59,6 +59,19 @@
         : { dateStyle: "medium", timeStyle: "short" };
       el.textContent = new Intl.DateTimeFormat(lang, options).format(when);
     });
+  }
+
+  // The browser's zone, for a player who keeps it: the server stores it from this cookie
+  // (accounts/middleware.py) and sends their emails, and the daily digest at 07:00, in it.
+  function reportZone() {
+    if (!document.body.hasAttribute("data-local-times") || !window.Intl) {
+      return;
+    }
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (zone) {
+      document.cookie = "nyet_zone=" + zone + "; path=/; max-age=31536000; samesite=lax" +
+        (location.protocol === "https:" ? "; secure" : "");
+    }
   }
 
   // --- whose turn: tab title, favicon, sound --------------------------------------------------------
@@ -423,6 +436,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     shown = document.getElementById("game") || document.getElementById("replay");
     init(true);
+    reportZone();
     setInterval(tick, 1000);
   });
   document.addEventListener("htmx:beforeSwap", remember);

@@ -159,3 +159,30 @@ def test_an_unknown_time_zone_falls_back_to_utc(rf, alice):
     middleware = PreferencesMiddleware(view)
     middleware.process_view(request, view, (), {})
     assert middleware(request).content == b"UTC"
+
+
+@pytest.mark.parametrize(
+    "reported", ["Mars/Olympus", "../../etc/passwd", "Asia/Tokyo" * 100, "asia/tokyo", ""]
+)
+def test_a_browser_zone_we_do_not_know_changes_nothing(client, alice, reported):
+    next_digest = datetime(2026, 11, 24, 7, 0, tzinfo=UTC)
+    User.objects.filter(pk=alice.pk).update(
+        browser_time_zone="Europe/Paris", next_digest_at=next_digest
+    )
+    client.force_login(alice)
+    client.cookies["nyet_zone"] = reported
+
+    assert client.get(reverse("lobby")).status_code == 200
+    alice.refresh_from_db()
+    assert (alice.browser_time_zone, alice.next_digest_at) == ("Europe/Paris", next_digest)
+
+
+def test_the_browser_zone_of_a_player_who_chose_a_zone_moves_no_digest(client, alice):
+    next_digest = datetime(2026, 11, 24, 7, 0, tzinfo=UTC)
+    User.objects.filter(pk=alice.pk).update(time_zone="UTC", next_digest_at=next_digest)
+    client.force_login(alice)
+    client.cookies["nyet_zone"] = "Asia/Tokyo"
+
+    assert client.get(reverse("lobby")).status_code == 200
+    alice.refresh_from_db()
+    assert (alice.browser_time_zone, alice.next_digest_at) == ("Asia/Tokyo", next_digest)

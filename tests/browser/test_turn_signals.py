@@ -1,12 +1,13 @@
 """The turn as a player notices it: the countdown runs, times are in the browser's zone for a
-player who chose none, the tab title and the favicon say "Your turn"; and the table works with
-JavaScript off, through its plain forms."""
+player who chose none (and the server learns that zone), the tab title and the favicon say "Your
+turn"; and the table works with JavaScript off, through its plain forms."""
 
 import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import expect
 
 from accounts.models import User
@@ -81,6 +82,14 @@ def test_the_turn_counts_down_in_the_browsers_zone_and_shows_in_the_tab(browser,
     expect(page.locator("link[rel=icon]")).to_have_attribute("href", re.compile("favicon-turn"))
     expect(page.locator(".board button.box:focus")).to_have_count(1)
     assert page.evaluate("window.beeps") == 1
+
+    # The page told the server the browser's zone: the next page she opens stores it, and her
+    # emails (the daily digest at 07:00) follow it.
+    (reported,) = [c["value"] for c in context.cookies() if c["name"] == "nyet_zone"]
+    assert reported == "Asia/Tokyo"
+    page.goto(reverse("lobby"))
+    alice.refresh_from_db()
+    assert alice.browser_time_zone == "Asia/Tokyo"
     context.close()
 
 

@@ -337,15 +337,20 @@ def test_a_catch_up_that_keeps_failing_backs_off_then_gives_up_logged_once(
 ):
     game = correspondence_game(act, alice)
     clock.advance(days=1, minutes=1)
-    queued_at = []
+    queued_at, gave_up_at = [], None
+    gave_up = f"gave up on catching up game {game.pk}"
     for minute in range(0, 6 * 60):
         with django_capture_on_commit_callbacks(execute=False):  # every task is lost
             if due()["timeouts"]:
                 queued_at.append(minute)
+        if gave_up_at is None and gave_up in caplog.text:
+            gave_up_at = minute
         clock.advance(minutes=1)
     gaps = [b - a for a, b in zip(queued_at, queued_at[1:], strict=False)]
-    assert gaps == [5, 10, 20, 40, 60] and len(queued_at) == 6
-    assert caplog.text.count(f"gave up on catching up game {game.pk}") == 1
+    # The first wait is longer than the 5 minutes that 1,000 due timeouts take to drain.
+    assert gaps == [15, 30, 60, 60, 60] and len(queued_at) == 6
+    assert gave_up_at == queued_at[-1] + 60, "the last try gets its wait too"
+    assert caplog.text.count(gave_up) == 1
 
 
 def test_the_sweep_runs_a_fixed_number_of_queries(
@@ -365,3 +370,60 @@ def test_the_sweep_runs_a_fixed_number_of_queries(
         return len(queries)
 
     assert sweep_queries(2) == sweep_queries(6)
+
+
+def test_the_sweep_queues_catch_ups_and_emails_apart_and_bot_moves_go_to_play(
+    act, alice, bob, clock, django_capture_on_commit_callbacks
+):
+    """The queues of nyet_site/settings.py and games/queue.py, as published to a real broker
+    (kombu's in-memory one): what the sweep finds never waits behind a bot's move, nor delays it."""
+    from celery.signals import before_task_publish
+
+    from .test_broker import broker
+
+    for _ in range(50):
+        game = correspondence_game(act, alice, bots=["easy"])
+        if engine.to_act(state_of(game)) == (0,):
+            break
+        Game.objects.filter(pk=game.pk).delete()
+    published = []
+
+    def record(sender, routing_key, **kwargs):
+        published.append((sender.rsplit(".", 1)[1], routing_key))
+
+    def queued(action, *args):
+        published.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            action(*args)
+        return Counter(published)
+
+    def first_move(game, user):
+        move = engine.view(state_of(game), seat_of(game, user))["legal"][0]
+        del move["seat"]
+        return move
+
+    before_task_publish.connect(record)
+    try:
+        with broker("memory://"):  # the tasks are queued, and none runs
+            clock.advance(hours=18, minutes=1)
+            assert queued(due) == {("send_email", "email"): 2}  # "your turn" and a reminder
+            clock.advance(hours=6)
+            assert queued(due) == {
+                ("play_timeouts", "catchup"): 1,  # her deadline
+                ("send_email", "email"): 2,  # again: their tasks never ran
+            }
+            game.refresh_from_db()
+            assert queued(submit_move, alice, game.pk, game.version, first_move(game, alice)) == {
+                ("play_bots", "play"): 1
+            }
+            clock.advance(minutes=1)  # the bot's task was lost
+            assert queued(due) == {("play_bots", "catchup"): 1}
+            live = act(create_game, alice, players=2, move_seconds=600)
+            act(join_game, bob, live.pk)
+            (mover,) = engine.to_act(state_of(live))
+            person = alice if seat_of(live, alice) == mover else bob
+            assert queued(submit_move, person, live.pk, live.version, first_move(live, person)) == {
+                ("play_timeouts", "play"): 1  # the other's live clock
+            }
+    finally:
+        before_task_publish.disconnect(record)

@@ -66,6 +66,14 @@ def test_emails_speak_the_recipient_s_language_and_time(alice):
     assert "midi" in message.body or "12:00" in message.body or "12 h" in message.body
 
 
+def test_emails_of_a_player_who_keeps_the_browser_s_zone_speak_its_time(alice):
+    alice.browser_time_zone = "Asia/Tokyo"  # as the site's pages last reported it
+    game = Game(pk=7, players=3, seed=1, invite_code="x")
+    deadline = datetime(2026, 11, 23, 3, 0, tzinfo=UTC)  # noon in Tokyo
+    message = notifications.render(alice, "reminder", {"game": game, "deadline": deadline})
+    assert "noon" in message.body or "12:00" in message.body, message.body
+
+
 def test_unsubscribe_works_without_logging_in(client, bob, invitation):
     send_email(invitation.pk)
     link = mail.outbox[0].extra_headers["List-Unsubscribe"].strip("<>")
@@ -298,6 +306,35 @@ def test_each_player_gets_the_digest_at_seven_in_their_own_time_zone_and_a_faile
     clock.current = datetime(2026, 11, 24, 22, 1, tzinfo=UTC)  # the next day in Tokyo
     sweep()
     assert digests() == ["tokyo", "paris", "tokyo"]
+
+
+def test_a_player_who_keeps_the_browser_s_zone_gets_the_digest_at_seven_there(
+    act, client, daily, clock, django_capture_on_commit_callbacks
+):
+    from games.actions import create_game
+
+    assert daily.time_zone == ""  # "the one my browser uses"
+    week = {"time_control": "correspondence", "move_seconds": 7 * 24 * 3600}
+    act(create_game, daily, players=2, bots=["easy"], **week)
+    clock.current = datetime(2026, 11, 23, 20, 0, tzinfo=UTC)
+
+    def sweep():
+        with django_capture_on_commit_callbacks(execute=True):
+            due()
+
+    sweep()  # the zone is not known yet: the next digest is set for 07:00 UTC
+    client.force_login(daily)
+    client.cookies["nyet_zone"] = "Asia/Tokyo"  # as the page's script reports it
+    assert client.get(reverse("lobby")).status_code == 200
+    daily.refresh_from_db()
+    assert daily.browser_time_zone == "Asia/Tokyo"
+    sweep()
+    clock.current = datetime(2026, 11, 23, 22, 1, tzinfo=UTC)  # 07:01 in Tokyo
+    sweep()
+    assert [m.subject for m in mail.outbox] == ["1 game is waiting for you"]
+    clock.current = datetime(2026, 11, 24, 7, 1, tzinfo=UTC)  # 07:01 UTC: 16:01 in Tokyo
+    sweep()
+    assert len(mail.outbox) == 1
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
