@@ -472,10 +472,11 @@ CHAT_LINES = 100  # the latest messages a table's chat shows
 
 
 def chat_seated(user, game_id: int) -> bool:
-    """A person (not a bot) seated at the game: the only readers and writers of its chat."""
+    """A person (not a bot, nor a bot account) seated at the game: the only readers and writers
+    of its chat."""
     return (
         user.is_authenticated
-        and not user.is_bot
+        and not user.plays_as_bot
         and Seat.objects.filter(game_id=game_id, user=user).exists()
     )
 
@@ -486,7 +487,7 @@ def table_chat(game_id: int, user, seated: bool | None = None) -> dict | None:
     lines (and one to find the seat, unless the page knows ``seated``)."""
     if seated is None:
         seated = chat_seated(user, game_id)
-    if not seated or user.is_bot:
+    if not seated or user.plays_as_bot:
         return None
     if user.chat_hidden:
         return {"game_id": game_id, "hidden": True, "last": 0}
