@@ -5,14 +5,11 @@ import random
 import types
 
 import pytest
-from django.contrib.admin.sites import site as admin_site
 from django.core import mail
-from django.test import RequestFactory
 from django.urls import reverse
 
 from games import live
 from games.actions import ActionError, create_game, join_game, post_chat, report_chat
-from games.admin import ChatMessageAdmin
 from games.models import CHAT_MAX_LENGTH, ChatMessage, ChatReport
 
 from .conftest import play_out
@@ -123,14 +120,10 @@ def test_a_report_reaches_staff_who_hide_the_message_and_bar_its_writer(
     with pytest.raises(ActionError):
         act(report_chat, bob, table.pk, rude.pk)  # not one's own
     client.force_login(admin_user)
-    listing = client.get(reverse("admin:games_chatmessage_changelist")).content.decode()
-    assert "something rude" in listing
-    request = RequestFactory().post("/")
-    request.user = admin_user
-    request._messages = type("M", (), {"add": lambda *a, **k: None})()
-    ChatMessageAdmin(ChatMessage, admin_site).hide_and_bar(
-        request, ChatMessage.objects.filter(pk=rude.pk)
-    )
+    changelist = reverse("admin:games_chatmessage_changelist")
+    assert "something rude" in client.get(changelist).content.decode()
+    answer = client.post(changelist, {"action": "hide_and_bar", "_selected_action": [rude.pk]})
+    assert answer.status_code == 302
     bob.refresh_from_db()
     assert bob.chat_barred
     client.force_login(alice)
@@ -138,6 +131,40 @@ def test_a_report_reaches_staff_who_hide_the_message_and_bar_its_writer(
     with pytest.raises(ActionError) as refused:
         act(post_chat, bob, table.pk, "again")
     assert refused.value.code == "barred"
+
+
+def test_reported_messages_come_first_for_staff(act, client, table, alice, bob, admin_user):
+    older = act(post_chat, bob, table.pk, "an older line")
+    act(post_chat, alice, table.pk, "a newer line")
+    client.force_login(admin_user)
+    changelist = reverse("admin:games_chatmessage_changelist")
+
+    def listing() -> str:
+        return client.get(changelist).content.decode()
+
+    assert listing().index("a newer line") < listing().index("an older line")  # newest first
+    act(report_chat, alice, table.pk, older.pk)
+    assert listing().index("an older line") < listing().index("a newer line")
+
+
+def test_hiding_a_message_does_not_bar_its_writer(act, client, table, alice, bob, admin_user):
+    rude = act(post_chat, bob, table.pk, "something rude")
+    act(post_chat, bob, table.pk, "something kind")
+    client.force_login(admin_user)
+    answer = client.post(
+        reverse("admin:games_chatmessage_changelist"),
+        {"action": "hide", "_selected_action": [rude.pk]},
+    )
+    assert answer.status_code == 302
+    rude.refresh_from_db()
+    bob.refresh_from_db()
+    assert rude.hidden and not bob.chat_barred
+    assert not ChatMessage.objects.get(text="something kind").hidden
+    client.force_login(alice)
+    page = client.get(reverse("game", args=[table.pk])).content.decode()
+    assert "something rude" not in page and "something kind" in page
+    act(post_chat, bob, table.pk, "sorry")  # bob still writes
+    assert ChatMessage.objects.filter(user=bob, hidden=False).count() == 2
 
 
 def test_a_new_message_is_announced_after_commit(act, table, alice, monkeypatch):
