@@ -6,11 +6,12 @@ import types
 
 import pytest
 from django.core import mail
+from django.test import Client
 from django.urls import reverse
 
 from games import live
 from games.actions import ActionError, create_game, join_game, post_chat, report_chat
-from games.models import CHAT_MAX_LENGTH, ChatMessage, ChatReport
+from games.models import CHAT_MAX_LENGTH, ChatMessage, ChatReport, Game
 
 from .conftest import play_out
 
@@ -65,7 +66,7 @@ def test_control_characters_become_spaces(act, table, alice):
     assert message.text == "a b c d"
 
 
-def test_writing_is_rate_limited_per_player(act, client, table, alice, settings, monkeypatch):
+def test_writing_is_rate_limited_per_player(act, client, table, alice, bob, settings, monkeypatch):
     settings.RATELIMIT_ENABLE = True
     now = 1_800_000_000.0  # django-ratelimit's clock stopped: no window ends mid-test
     monkeypatch.setattr("django_ratelimit.core.time", types.SimpleNamespace(time=lambda: now))
@@ -75,6 +76,13 @@ def test_writing_is_rate_limited_per_player(act, client, table, alice, settings,
     over = client.post(chat_url(table), {"text": "one more"}, headers=HX).content.decode()
     assert "That is a lot of messages at once." in over and "Try again in" in over
     assert ChatMessage.objects.count() == 5
+    # bob, at the same address (the test client's), has his own count
+    bobs = Client(REMOTE_ADDR=client.defaults.get("REMOTE_ADDR", "127.0.0.1"))
+    bobs.force_login(bob)
+    for n in range(5):
+        answer = bobs.post(chat_url(table), {"text": f"bob {n}"}, headers=HX)
+        assert "That is a lot" not in answer.content.decode()
+    assert ChatMessage.objects.filter(user=bob).count() == 5
 
 
 def test_spectators_and_bots_have_no_chat(act, client, table, make_person):
@@ -131,6 +139,19 @@ def test_a_report_reaches_staff_who_hide_the_message_and_bar_its_writer(
     with pytest.raises(ActionError) as refused:
         act(post_chat, bob, table.pk, "again")
     assert refused.value.code == "barred"
+
+
+def test_the_chat_is_kept_with_the_finished_game(act, client, alice, bob):
+    game = act(create_game, alice, players=2, target=20)
+    act(join_game, bob, game.pk)
+    act(post_chat, bob, game.pk, "good game in advance")
+    game = play_out(act, game, [alice, bob], random.Random(5))
+    assert game.status == Game.Status.FINISHED
+    client.force_login(alice)
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert 'id="chat"' in page and "good game in advance" in page
+    act(post_chat, alice, game.pk, "well played")  # and the players may still talk
+    assert "well played" in client.get(chat_url(game), headers=HX).content.decode()
 
 
 def test_reported_messages_come_first_for_staff(act, client, table, alice, bob, admin_user):
