@@ -8,9 +8,12 @@ import pytest
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
+from accounts.models import User
 from games import live
 from games.actions import ActionError, create_game, join_game, post_chat, report_chat
+from games.actions.notify import queue_emails
 from games.models import CHAT_MAX_LENGTH, ChatMessage, ChatReport, Game
 
 from .conftest import play_out
@@ -265,3 +268,39 @@ def test_a_message_written_elsewhere_reaches_an_open_stream(alice, bob, settings
     assert chunks[-1] == f"event: chat\ndata: {message.pk}\n\n"
     reopened = asyncio.run(asyncio.wait_for(read_until_chat(), 20))
     assert f"event: chat\ndata: {message.pk}\n\n" in reopened[0]
+
+
+def test_the_digest_says_when_others_wrote_since_the_last_visit_never_what(
+    act, alice, bob, django_capture_on_commit_callbacks
+):
+    week = {"time_control": "correspondence", "move_seconds": 7 * 24 * 3600}
+    game = act(create_game, alice, players=2, **week)
+    act(join_game, bob, game.pk)
+    turn = game.seats.get(acting_since__isnull=False).user
+    other = bob if turn == alice else alice
+    turn.email_turn = User.TurnEmail.DAILY
+    turn.last_seen = timezone.now()
+    turn.save()
+
+    def digest(day: str) -> list[str]:
+        mail.outbox.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            queue_emails([("digest", [turn.pk, day])])
+        (email,) = mail.outbox
+        return [email.body, *(body for body, _type in email.alternatives)]
+
+    assert all("new messages in its chat" not in body for body in digest("2026-11-23"))
+    act(post_chat, other, game.pk, "my cards are XYZZY")
+    for body in digest("2026-11-24"):
+        assert f"/games/{game.pk}/" in body and "new messages in its chat" in body
+        assert "XYZZY" not in body
+    turn.last_seen = timezone.now()  # on the site since: read, as far as the digest knows
+    turn.save()
+    act(post_chat, turn, game.pk, "my own line")  # one's own line is not news
+    assert all("new messages in its chat" not in body for body in digest("2026-11-25"))
+    turn.last_seen = None  # never on the site: every line of the others is new
+    turn.save()
+    assert all("new messages in its chat" in body for body in digest("2026-11-26"))
+    turn.chat_hidden = True  # a player who hid the chat hears nothing of it
+    turn.save()
+    assert all("new messages in its chat" not in body for body in digest("2026-11-27"))
