@@ -444,6 +444,19 @@ def test_a_rematch_keeps_its_seats_for_the_players_of_the_game_before(
     }
 
 
+def test_a_kept_rematch_says_so_in_french(act, client, alice, bob, make_person):
+    game = act(create_game, alice, players=2, target=20)
+    act(join_game, bob, game.pk)
+    game = play_out(act, game, [alice, bob], random.Random(3))
+    new = act(rematch, alice, game.pk)
+    client.force_login(make_person("mallory"))
+    french = {"HTTP_ACCEPT_LANGUAGE": "fr"}
+    table = client.get(reverse("game", args=[new.pk]), **french).content.decode()
+    assert f"Cette table est la revanche de la partie {game.pk} : ses places sont gardées" in table
+    refused = client.post(reverse("game_join", args=[new.pk]), headers=HX, **french)
+    assert "Cette table est une revanche : ses places sont gardées" in refused.content.decode()
+
+
 def test_a_seat_its_old_player_never_takes_goes_to_whoever_the_table_invites(
     act, alice, bob, carol, make_person
 ):
