@@ -116,13 +116,15 @@ class ChatMessageAdmin(ReadOnly):
     actions = ["hide", "hide_and_bar"]
 
     def get_queryset(self, request):
-        return (
-            super()
-            .get_queryset(request)
-            .select_related("user", "game")
-            .annotate(report_count=Count("reports"))
-            .order_by("-report_count", "-pk")
+        # Not super()'s: it orders by get_ordering before the count it orders by is made.
+        return ChatMessage.objects.select_related("user", "game").annotate(
+            report_count=Count("reports")
         )
+
+    def get_ordering(self, request):
+        # Not ``ordering`` (its check knows only the model's fields), nor the queryset's order
+        # (the list puts the model's own order, by id, before it).
+        return ["-report_count", "-pk"]
 
     @admin.display(description=_("reports"), ordering="report_count")
     def reported(self, message: ChatMessage) -> int:
@@ -130,11 +132,12 @@ class ChatMessageAdmin(ReadOnly):
 
     @admin.action(description=_("Hide the selected messages"))
     def hide(self, request, queryset):
-        hidden = actions.hide_chat(queryset)
+        hidden = actions.hide_chat(queryset.order_by())  # an update refuses the count's order
         self.message_user(request, _("%(count)d messages hidden.") % {"count": hidden})
 
     @admin.action(description=_("Hide the selected messages and bar their writers from chat"))
     def hide_and_bar(self, request, queryset):
+        queryset = queryset.order_by()  # an update refuses the order by a count of reports
         writers = User.objects.filter(pk__in=queryset.values("user_id"))
         barred = actions.bar_from_chat(writers)
         hidden = actions.hide_chat(queryset)

@@ -113,6 +113,24 @@ class Game(models.Model):
             code.encode(), self.invite_code.encode()
         )
 
+    def rematch_tables(self):
+        """This finished game's rematches, the first first, but for those that expired: a
+        rematch whose seats were never filled does not stop the players asking for another."""
+        return self.rematches.exclude(status=self.Status.ABORTED, started_at__isnull=True).order_by(
+            "pk"
+        )
+
+    def seats_kept_from(self, user) -> bool:
+        """Whether this table's seats are kept from ``user``: a rematch keeps them for the
+        players of the game before and for whoever they invite to it (how a seat its old
+        player never takes goes to someone else); any other table keeps no seat."""
+        if self.rematch_of_id is None:
+            return False
+        return not (
+            Seat.objects.filter(game_id=self.rematch_of_id, user=user).exists()
+            or self.invitations.filter(invitee=user).exists()
+        )
+
     @property
     def expired(self) -> bool:
         """Aborted by the sweep because its open seats were never filled (it never started:

@@ -33,7 +33,7 @@ from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.template import Context
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
@@ -43,7 +43,7 @@ from accounts.models import User
 from accounts.ratings import ranks_of
 from games import clock
 from games.engine import game_standings, state_from_json
-from games.models import Game, PendingEmail, Seat, SentEmail, Vacation
+from games.models import ChatMessage, Game, PendingEmail, Seat, SentEmail, Vacation
 
 log = logging.getLogger(__name__)
 
@@ -238,19 +238,29 @@ def _invitation(game_id: int, invitee_id: int, inviter: str, now):
 
 
 def _digest(user_id: int, key: str, now):
-    """The games waiting for the player's move, as they stand when the digest goes."""
+    """The games waiting for the player's move, as they stand when the digest goes, each saying
+    whether others wrote in its chat since the player was last on the site (never the text)."""
     user = User.objects.filter(pk=user_id).first()
     if user is None or _on_vacation(user):
         return None
+    unread = ChatMessage.objects.filter(game=OuterRef("game"), hidden=False).exclude(user=user)
+    if user.last_seen is not None:
+        unread = unread.filter(created_at__gt=user.last_seen)
     waiting = (
         Seat.objects.filter(
             user=user, game__status=Game.Status.ACTIVE, acting_since__isnull=False, autopilot=False
         )
         .select_related("game")
+        .annotate(unread_chat=Exists(unread))
         .order_by(F("deadline").asc(nulls_last=True))
     )
     games = [
-        {"game": s.game, "deadline": s.deadline, "url": site_url(f"/games/{s.game_id}/")}
+        {
+            "game": s.game,
+            "deadline": s.deadline,
+            "url": site_url(f"/games/{s.game_id}/"),
+            "unread_chat": s.unread_chat and not user.chat_hidden,
+        }
         for s in waiting
     ]
     if not games:

@@ -143,6 +143,7 @@ def game_page(game_id: int, user, invite_code: str = "") -> dict | None:
     context = {"game": game, "seats": infos, "me": me, "names": names, "my_seat": mine}
     if game.status == Game.Status.OPEN:
         context["can_start"] = user.is_authenticated and game.created_by_id == user.pk
+        context["seats_kept"] = me is None and user.is_authenticated and game.seats_kept_from(user)
         context["bot_levels"] = User.BotLevel.choices
         context["default_bot_level"] = User.DEFAULT_BOT_LEVEL
         return context
@@ -332,7 +333,7 @@ def game_over(game: Game, seen: dict, infos, names: list[str]) -> dict:
                 "sign": "+" if change >= 0 else "−",
                 "size": abs(change),
             }
-    rematch = Game.objects.filter(rematch_of=game).order_by("pk").first()
+    rematch = game.rematch_tables().first()
     return {"ranking": rows, "rematch": rematch}
 
 
@@ -425,11 +426,15 @@ def replay_page(game_id: int, step: int | None, user) -> dict | None:
 
 
 def lobby(user) -> dict:
-    """Open public tables, and the user's games with those waiting for them first."""
+    """Open public tables, and the user's games with those waiting for them first. A rematch
+    is not an open table: its seats are kept (``Game.seats_kept_from``), and its players find
+    it on the finished game's page and in their invitation."""
     # Seats come with their players (one query, not two); the lobby never reads a game's state.
     seats_and_players = Prefetch("seats", queryset=Seat.objects.select_related("user"))
     open_games = list(
-        Game.objects.filter(status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC)
+        Game.objects.filter(
+            status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC, rematch_of__isnull=True
+        )
         .defer("state")
         .prefetch_related(seats_and_players)
         .order_by("-created_at")[:50]
@@ -472,10 +477,11 @@ CHAT_LINES = 100  # the latest messages a table's chat shows
 
 
 def chat_seated(user, game_id: int) -> bool:
-    """A person (not a bot) seated at the game: the only readers and writers of its chat."""
+    """A person (not a bot, nor a bot account) seated at the game: the only readers and writers
+    of its chat."""
     return (
         user.is_authenticated
-        and not user.is_bot
+        and not user.plays_as_bot
         and Seat.objects.filter(game_id=game_id, user=user).exists()
     )
 
@@ -486,7 +492,7 @@ def table_chat(game_id: int, user, seated: bool | None = None) -> dict | None:
     lines (and one to find the seat, unless the page knows ``seated``)."""
     if seated is None:
         seated = chat_seated(user, game_id)
-    if not seated or user.is_bot:
+    if not seated or user.plays_as_bot:
         return None
     if user.chat_hidden:
         return {"game_id": game_id, "hidden": True, "last": 0}

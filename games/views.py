@@ -515,6 +515,7 @@ def _chat_answer(request, pk: int, error: ActionError | None = None, note: str =
 
 @require_http_methods(["GET", "POST"])
 @login_required
+@people_only
 def chat(request, pk: int):
     """GET: the table chat's lines (204 when none is newer than ``?after=``). POST: write."""
     if not selectors.chat_seated(request.user, pk):
@@ -537,6 +538,7 @@ def chat(request, pk: int):
 
 @require_POST
 @login_required
+@people_only
 def report_chat(request, pk: int):
     """Report a message to staff: they read reports in the admin."""
     form = ReportForm(request.POST)

@@ -25,8 +25,14 @@ def clean_text(text: str) -> str:
     return " ".join(text.split())
 
 
+def _not_a_bot(user) -> None:
+    if user.is_authenticated and user.plays_as_bot:
+        raise ActionError(_("Bots do not chat: the chat is for the people at the table."), "bot")
+
+
 def post_chat(user, game_id: int, text: str, now=None) -> ChatMessage:
     text = clean_text(text)
+    _not_a_bot(user)
     if not chat_seated(user, game_id):
         raise ActionError(_("Only the players at this table write in its chat."), code="not_seated")
     if user.chat_barred:
@@ -53,6 +59,7 @@ def post_chat(user, game_id: int, text: str, now=None) -> ChatMessage:
 
 def report_chat(user, game_id: int, message_id: int, now=None) -> ChatReport:
     """A player reports another's message to staff (once; reporting again changes nothing)."""
+    _not_a_bot(user)
     message = ChatMessage.objects.filter(pk=message_id, game_id=game_id, hidden=False).first()
     if message is None or not chat_seated(user, game_id):
         raise ActionError(_("There is no such message."), code="no_message")

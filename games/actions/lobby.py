@@ -147,7 +147,8 @@ def create_game(
 
 
 def join_game(user, game_id: int, invite_code: str = "", now=None) -> Game:
-    """Take the first open seat. A private table needs its invite code. A full table starts."""
+    """Take the first open seat. A private table needs its invite code; a rematch is only for
+    those it invited (``Game.seats_kept_from``). A full table starts."""
     _person(user)
     with transaction.atomic():
         game = _lock_open_game(game_id)
@@ -160,6 +161,14 @@ def join_game(user, game_id: int, invite_code: str = "", now=None) -> Game:
         seats = list(game.seats.all())
         if any(s.user_id == user.pk for s in seats):
             raise ActionError(_("You already have a seat at this table."), code="seated")
+        if game.seats_kept_from(user):
+            raise ActionError(
+                _(
+                    "This table is a rematch: its seats are kept for the players of the game "
+                    "before and those they invite."
+                ),
+                code="rematch_reserved",
+            )
         _sit(game, seats, user, now=now, actor=user.pk)
     return game
 
@@ -366,7 +375,7 @@ def rematch(user, game_id: int, now=None) -> Game:
         mine = next((s for s in seats if s.user_id == user.pk), None)
         if mine is None:
             raise ActionError(_("Only the game's players can ask for a rematch."), "not_seated")
-        existing = Game.objects.select_for_update().filter(rematch_of=old).order_by("pk").first()
+        existing = old.rematch_tables().select_for_update().first()
         if existing is not None:
             _sit_at_rematch(existing, user, mine.position, now)
             return existing

@@ -2,6 +2,7 @@
 results worked out here from the engine's replay of their move logs, a fixed number of queries
 however many games, and the pages in both languages."""
 
+import re
 from collections import Counter
 
 import pytest
@@ -125,6 +126,30 @@ def test_head_to_head(tied_game, alice, bob, carol, django_assert_num_queries):
     assert stats.head_to_head(alice, carol) == {"games": 1, "ahead": 1, "behind": 0, "level": 0}
     with django_assert_num_queries(0):
         assert stats.head_to_head(alice, alice) is None
+
+
+def test_a_players_page_shows_the_viewers_record_against_them(client, tied_game, alice, bob, carol):
+    tied_game(alice, bob, carol)  # alice and bob tie on 28, carol 24
+
+    def sentence(viewer, username: str) -> str | None:
+        if viewer is None:
+            client.logout()
+        else:
+            client.force_login(viewer)
+        html = client.get(reverse("profile", args=[username])).content.decode()
+        found = re.search(r'<p class="head-to-head">\s*(.*?)\s*</p>', html, re.S)
+        assert (found is None) == ("Against you" not in html)
+        return found and found.group(1)
+
+    assert sentence(carol, "alice") == (
+        "1 finished game together: this player finished ahead of you 1 time, behind you 0, level 0."
+    )
+    assert sentence(alice, "carol") == (
+        "1 finished game together: this player finished ahead of you 0 time, behind you 1, level 0."
+    )
+    assert sentence(bob, "alice").endswith("ahead of you 0 time, behind you 0, level 1.")
+    assert sentence(None, "alice") is None  # an anonymous viewer has no record
+    assert sentence(alice, "alice") is None  # nor anyone against themselves
 
 
 def test_site_stats(games, tied_game, alice, bob, carol, django_assert_num_queries):

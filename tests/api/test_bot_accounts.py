@@ -17,10 +17,12 @@ from games.actions import (
     create_game,
     join_game,
     leave_game,
+    post_chat,
+    report_chat,
     seat_bot_account,
 )
 from games.actions.deadlines import due
-from games.models import Game, MoveRecord, Seat
+from games.models import ChatMessage, ChatReport, Game, MoveRecord, Seat
 from tests.api.test_v1 import Caller, refusal
 from tests.games.conftest import DAY, play_person_move, state_of
 
@@ -195,6 +197,35 @@ def test_a_bot_account_cannot_play_through_the_pages(act, client, alice, bot_acc
     assert client.get(reverse("game", args=[game.pk])).status_code == 200  # it may still watch
     lobby = client.get(reverse("lobby")).content.decode()
     assert "This is a bot account" in lobby and 'action="/games/new/"' not in lobby
+
+
+def test_a_seated_bot_account_has_no_chat(act, client, alice, bot_account):
+    game = act(create_game, alice, players=3, bots=["easy", None])
+    act(seat_bot_account, alice, game.pk, "robo")
+    hello = act(post_chat, alice, game.pk, "hello robo")
+    with pytest.raises(ActionError) as refused:
+        act(post_chat, bot_account, game.pk, "beep")
+    assert refused.value.code == "bot" and "Bots do not chat" in refused.value.message
+    with pytest.raises(ActionError):
+        act(report_chat, bot_account, game.pk, hello.pk)
+    client.force_login(bot_account)
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert 'id="chat"' not in page and "hello robo" not in page
+    answer = client.post(reverse("game_chat", args=[game.pk]), {"text": "beep via the page"})
+    assert answer.status_code == 302 and any("API only" in m for m in messages_of(answer))
+    client.post(reverse("game_chat", args=[game.pk]), {"text": "beep"}, headers={"HX-Request": "1"})
+    client.post(reverse("game_chat_report", args=[game.pk]), {"message": hello.pk})
+    read = client.get(reverse("game_chat", args=[game.pk]), headers={"HX-Request": "1"})
+    assert "hello robo" not in read.content.decode()
+    assert list(ChatMessage.objects.values_list("text", flat=True)) == ["hello robo"]
+    assert not ChatReport.objects.exists()
+    # nor through the API: the game as its seat sees it carries no chat, and there is no chat call
+    program = Caller(bot_account, scopes=("bot",))
+    body = program.get(f"/games/{game.pk}")
+    assert body.status_code == 200 and "hello robo" not in body.content.decode()
+    assert "chat" not in body.json()
+    assert program.post(f"/games/{game.pk}/chat", {"text": "beep"}).status_code == 404
+    assert ChatMessage.objects.count() == 1
 
 
 @pytest.mark.parametrize("scopes", [("bot",), ("read", "play")])

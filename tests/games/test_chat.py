@@ -5,15 +5,16 @@ import random
 import types
 
 import pytest
-from django.contrib.admin.sites import site as admin_site
 from django.core import mail
-from django.test import RequestFactory
+from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
+from accounts.models import User
 from games import live
 from games.actions import ActionError, create_game, join_game, post_chat, report_chat
-from games.admin import ChatMessageAdmin
-from games.models import CHAT_MAX_LENGTH, ChatMessage, ChatReport
+from games.actions.notify import queue_emails
+from games.models import CHAT_MAX_LENGTH, ChatMessage, ChatReport, Game
 
 from .conftest import play_out
 
@@ -68,7 +69,7 @@ def test_control_characters_become_spaces(act, table, alice):
     assert message.text == "a b c d"
 
 
-def test_writing_is_rate_limited_per_player(act, client, table, alice, settings, monkeypatch):
+def test_writing_is_rate_limited_per_player(act, client, table, alice, bob, settings, monkeypatch):
     settings.RATELIMIT_ENABLE = True
     now = 1_800_000_000.0  # django-ratelimit's clock stopped: no window ends mid-test
     monkeypatch.setattr("django_ratelimit.core.time", types.SimpleNamespace(time=lambda: now))
@@ -78,6 +79,13 @@ def test_writing_is_rate_limited_per_player(act, client, table, alice, settings,
     over = client.post(chat_url(table), {"text": "one more"}, headers=HX).content.decode()
     assert "That is a lot of messages at once." in over and "Try again in" in over
     assert ChatMessage.objects.count() == 5
+    # bob, at the same address (the test client's), has his own count
+    bobs = Client(REMOTE_ADDR=client.defaults.get("REMOTE_ADDR", "127.0.0.1"))
+    bobs.force_login(bob)
+    for n in range(5):
+        answer = bobs.post(chat_url(table), {"text": f"bob {n}"}, headers=HX)
+        assert "That is a lot" not in answer.content.decode()
+    assert ChatMessage.objects.filter(user=bob).count() == 5
 
 
 def test_spectators_and_bots_have_no_chat(act, client, table, make_person):
@@ -123,14 +131,10 @@ def test_a_report_reaches_staff_who_hide_the_message_and_bar_its_writer(
     with pytest.raises(ActionError):
         act(report_chat, bob, table.pk, rude.pk)  # not one's own
     client.force_login(admin_user)
-    listing = client.get(reverse("admin:games_chatmessage_changelist")).content.decode()
-    assert "something rude" in listing
-    request = RequestFactory().post("/")
-    request.user = admin_user
-    request._messages = type("M", (), {"add": lambda *a, **k: None})()
-    ChatMessageAdmin(ChatMessage, admin_site).hide_and_bar(
-        request, ChatMessage.objects.filter(pk=rude.pk)
-    )
+    changelist = reverse("admin:games_chatmessage_changelist")
+    assert "something rude" in client.get(changelist).content.decode()
+    answer = client.post(changelist, {"action": "hide_and_bar", "_selected_action": [rude.pk]})
+    assert answer.status_code == 302
     bob.refresh_from_db()
     assert bob.chat_barred
     client.force_login(alice)
@@ -138,6 +142,53 @@ def test_a_report_reaches_staff_who_hide_the_message_and_bar_its_writer(
     with pytest.raises(ActionError) as refused:
         act(post_chat, bob, table.pk, "again")
     assert refused.value.code == "barred"
+
+
+def test_the_chat_is_kept_with_the_finished_game(act, client, alice, bob):
+    game = act(create_game, alice, players=2, target=20)
+    act(join_game, bob, game.pk)
+    act(post_chat, bob, game.pk, "good game in advance")
+    game = play_out(act, game, [alice, bob], random.Random(5))
+    assert game.status == Game.Status.FINISHED
+    client.force_login(alice)
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert 'id="chat"' in page and "good game in advance" in page
+    act(post_chat, alice, game.pk, "well played")  # and the players may still talk
+    assert "well played" in client.get(chat_url(game), headers=HX).content.decode()
+
+
+def test_reported_messages_come_first_for_staff(act, client, table, alice, bob, admin_user):
+    older = act(post_chat, bob, table.pk, "an older line")
+    act(post_chat, alice, table.pk, "a newer line")
+    client.force_login(admin_user)
+    changelist = reverse("admin:games_chatmessage_changelist")
+
+    def listing() -> str:
+        return client.get(changelist).content.decode()
+
+    assert listing().index("a newer line") < listing().index("an older line")  # newest first
+    act(report_chat, alice, table.pk, older.pk)
+    assert listing().index("an older line") < listing().index("a newer line")
+
+
+def test_hiding_a_message_does_not_bar_its_writer(act, client, table, alice, bob, admin_user):
+    rude = act(post_chat, bob, table.pk, "something rude")
+    act(post_chat, bob, table.pk, "something kind")
+    client.force_login(admin_user)
+    answer = client.post(
+        reverse("admin:games_chatmessage_changelist"),
+        {"action": "hide", "_selected_action": [rude.pk]},
+    )
+    assert answer.status_code == 302
+    rude.refresh_from_db()
+    bob.refresh_from_db()
+    assert rude.hidden and not bob.chat_barred
+    assert not ChatMessage.objects.get(text="something kind").hidden
+    client.force_login(alice)
+    page = client.get(reverse("game", args=[table.pk])).content.decode()
+    assert "something rude" not in page and "something kind" in page
+    act(post_chat, bob, table.pk, "sorry")  # bob still writes
+    assert ChatMessage.objects.filter(user=bob, hidden=False).count() == 2
 
 
 def test_a_new_message_is_announced_after_commit(act, table, alice, monkeypatch):
@@ -217,3 +268,39 @@ def test_a_message_written_elsewhere_reaches_an_open_stream(alice, bob, settings
     assert chunks[-1] == f"event: chat\ndata: {message.pk}\n\n"
     reopened = asyncio.run(asyncio.wait_for(read_until_chat(), 20))
     assert f"event: chat\ndata: {message.pk}\n\n" in reopened[0]
+
+
+def test_the_digest_says_when_others_wrote_since_the_last_visit_never_what(
+    act, alice, bob, django_capture_on_commit_callbacks
+):
+    week = {"time_control": "correspondence", "move_seconds": 7 * 24 * 3600}
+    game = act(create_game, alice, players=2, **week)
+    act(join_game, bob, game.pk)
+    turn = game.seats.get(acting_since__isnull=False).user
+    other = bob if turn == alice else alice
+    turn.email_turn = User.TurnEmail.DAILY
+    turn.last_seen = timezone.now()
+    turn.save()
+
+    def digest(day: str) -> list[str]:
+        mail.outbox.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            queue_emails([("digest", [turn.pk, day])])
+        (email,) = mail.outbox
+        return [email.body, *(body for body, _type in email.alternatives)]
+
+    assert all("new messages in its chat" not in body for body in digest("2026-11-23"))
+    act(post_chat, other, game.pk, "my cards are XYZZY")
+    for body in digest("2026-11-24"):
+        assert f"/games/{game.pk}/" in body and "new messages in its chat" in body
+        assert "XYZZY" not in body
+    turn.last_seen = timezone.now()  # on the site since: read, as far as the digest knows
+    turn.save()
+    act(post_chat, turn, game.pk, "my own line")  # one's own line is not news
+    assert all("new messages in its chat" not in body for body in digest("2026-11-25"))
+    turn.last_seen = None  # never on the site: every line of the others is new
+    turn.save()
+    assert all("new messages in its chat" in body for body in digest("2026-11-26"))
+    turn.chat_hidden = True  # a player who hid the chat hears nothing of it
+    turn.save()
+    assert all("new messages in its chat" not in body for body in digest("2026-11-27"))

@@ -7,15 +7,25 @@ import re
 from collections import Counter
 
 import pytest
+from django.contrib.messages import get_messages
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import RatingChange, User, ordinal
 from games import engine
-from games.actions import ActionError, create_game, join_game, rematch, submit_move
+from games.actions import (
+    ActionError,
+    create_game,
+    invite_player,
+    join_game,
+    rematch,
+    submit_move,
+)
+from games.actions.deadlines import due
 from games.engine.cards import SETUPS
 from games.models import Game, MoveRecord
+from tests.api.test_v1 import Caller, refusal
 from tests.steering import play_until, prefer_boxes
 
 from .conftest import play_out, play_person_move, seat_of, state_of
@@ -391,6 +401,101 @@ def test_the_rematch_button_goes_to_the_new_table(act, client, alice):
     assert response["HX-Redirect"] == reverse("game", args=[new.pk])
     html = html_of(client, game)
     assert f"Join the rematch (game {new.pk})" in html
+
+
+def test_a_rematch_keeps_its_seats_for_the_players_of_the_game_before(
+    act, client, alice, bob, make_person
+):
+    game = act(create_game, alice, players=2, target=20)
+    act(join_game, bob, game.pk)
+    game = play_out(act, game, [alice, bob], random.Random(3))
+    new = act(rematch, alice, game.pk)
+    version = new.version
+    mallory = make_person("mallory")
+    with pytest.raises(ActionError, match="is a rematch") as refused:
+        act(join_game, mallory, new.pk)
+    assert refused.value.code == "rematch_reserved"
+    client.force_login(mallory)
+    assert (
+        f'href="{reverse("game", args=[new.pk])}"'
+        not in client.get(reverse("lobby")).content.decode()
+    )
+    table = client.get(reverse("game", args=[new.pk])).content.decode()
+    assert "Take a seat" not in table
+    assert f"This table is the rematch of game {game.pk}: its seats are kept" in table
+    answer = client.post(reverse("game_join", args=[new.pk]))
+    assert answer.status_code == 302
+    assert any("is a rematch" in str(m) for m in get_messages(answer.wsgi_request))
+    fragment = client.post(reverse("game_join", args=[new.pk]), headers=HX).content.decode()
+    assert "This table is a rematch" in fragment
+    program = Caller(mallory)
+    assert new.pk not in [t["id"] for t in program.get("/tables").json()]
+    refusal(program.post(f"/games/{new.pk}/join"), 400, "rematch_reserved")
+    new.refresh_from_db()
+    assert new.version == version and not new.seats.filter(user=mallory).exists()
+    # bob, who played the game before, accepts: it starts with the same two players
+    client.force_login(bob)
+    assert "Take a seat" in client.get(reverse("game", args=[new.pk])).content.decode()
+    assert act(rematch, bob, game.pk) == new
+    new.refresh_from_db()
+    assert new.status == Game.Status.ACTIVE
+    assert {s.position: s.user for s in new.seats.all()} == {
+        s.position: s.user for s in game.seats.all()
+    }
+
+
+def test_a_kept_rematch_says_so_in_french(act, client, alice, bob, make_person):
+    game = act(create_game, alice, players=2, target=20)
+    act(join_game, bob, game.pk)
+    game = play_out(act, game, [alice, bob], random.Random(3))
+    new = act(rematch, alice, game.pk)
+    client.force_login(make_person("mallory"))
+    french = {"HTTP_ACCEPT_LANGUAGE": "fr"}
+    table = client.get(reverse("game", args=[new.pk]), **french).content.decode()
+    assert f"Cette table est la revanche de la partie {game.pk} : ses places sont gardées" in table
+    refused = client.post(reverse("game_join", args=[new.pk]), headers=HX, **french)
+    assert "Cette table est une revanche : ses places sont gardées" in refused.content.decode()
+
+
+def test_a_seat_its_old_player_never_takes_goes_to_whoever_the_table_invites(
+    act, alice, bob, carol, make_person
+):
+    game = finished_game(act, alice, bob, carol)
+    new = act(rematch, alice, game.pk)
+    act(rematch, bob, game.pk)  # carol never comes
+    dave = make_person("dave")
+    with pytest.raises(ActionError, match="is a rematch"):
+        act(join_game, dave, new.pk)
+    act(invite_player, bob, new.pk, "dave")
+    act(join_game, dave, new.pk)
+    new.refresh_from_db()
+    assert new.status == Game.Status.ACTIVE and new.seats.filter(user=dave).exists()
+    assert not new.seats.filter(user=carol).exists()
+
+
+def test_a_rematch_nobody_accepts_expires_and_another_may_be_asked(
+    act, client, alice, bob, clock, django_capture_on_commit_callbacks, mailoutbox
+):
+    game = act(create_game, alice, players=2, target=20)
+    act(join_game, bob, game.pk)
+    game = play_out(act, game, [alice, bob], random.Random(3))
+    first = act(rematch, alice, game.pk)
+    clock.advance(days=7, minutes=1)
+    mailoutbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        due()
+    first.refresh_from_db()
+    assert first.expired
+    assert [m.to for m in mailoutbox] == [["alice@example.com"]]  # the one seated there
+    client.force_login(bob)
+    html = html_of(client, game)
+    assert f"Join the rematch (game {first.pk})" not in html and ">Rematch<" in html
+    second = act(rematch, bob, game.pk)
+    assert second != first and second.status == Game.Status.OPEN
+    assert f"Join the rematch (game {second.pk})" in html_of(client, game)
+    assert act(rematch, alice, game.pk) == second
+    second.refresh_from_db()
+    assert second.status == Game.Status.ACTIVE
 
 
 # --- clocks, time zones, the tab ------------------------------------------------------------------
