@@ -80,6 +80,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a load balancer's check never meets the host check or the redirect to HTTPS.
+    "nyet_site.observability.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "nyet_site.observability.RequestLogMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -172,7 +174,7 @@ STORAGES = {
     },
 }
 if PRODUCTION:  # in development the site serves its own (nyet_site/asgi.py)
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    MIDDLEWARE.insert(2, "whitenoise.middleware.WhiteNoiseMiddleware")  # after SecurityMiddleware
 
 # Celery reads every CELERY_* setting here (nyet_site/celery.py). Tasks go through a broker to a
 # worker (`make run` starts one). With no broker configured, the broker is a SQLite file next to
@@ -303,7 +305,6 @@ if os.environ.get("REDIS_URL"):
 if env_bool("BEHIND_PROXY", default=PRODUCTION):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = PRODUCTION
-SECURE_REDIRECT_EXEMPT = [r"^healthz/$"]  # load balancers check over plain HTTP
 SECURE_HSTS_SECONDS = 365 * 24 * 3600 if PRODUCTION else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = PRODUCTION
 SECURE_HSTS_PRELOAD = PRODUCTION

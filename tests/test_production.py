@@ -18,7 +18,6 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from django.urls import reverse
 
 from tests.ports import free_port
 
@@ -53,9 +52,45 @@ def test_the_deployment_checks_pass_in_production():
     assert "System check identified no issues (0 silenced)." in done.stdout
 
 
+def test_the_health_check_answers_a_load_balancer_in_production(tmp_path):
+    """Over plain HTTP, with the machine's IP address as Host, with or without the slash: what a
+    load balancer sends. A page asked over plain HTTP is redirected to HTTPS."""
+    script = """
+import django
+django.setup()
+from django.test import Client
+client = Client()
+for path in ["/healthz", "/healthz/"]:
+    answer = client.get(path, HTTP_HOST="10.0.0.5")
+    print(path, answer.status_code, answer.content.decode())
+page = client.get("/rules/", HTTP_HOST="nyet.example.org")
+print("/rules/", page.status_code, page["Location"])
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=production_env(
+            DJANGO_SETTINGS_MODULE="nyet_site.settings",
+            DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            CELERY_BROKER_URL=f"sqla+sqlite:///{tmp_path / 'broker.sqlite3'}",
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    healthy = '{"database": "ok", "broker": "ok"}'
+    assert done.stdout.splitlines() == [
+        f"/healthz 200 {healthy}",
+        f"/healthz/ 200 {healthy}",
+        "/rules/ 301 https://nyet.example.org/rules/",
+    ]
+
+
 @pytest.mark.django_db
-def test_the_health_check_says_when_the_database_is_down(client, monkeypatch):
-    healthy = client.get(reverse("healthz"))
+@pytest.mark.parametrize("path", ["/healthz", "/healthz/"])
+def test_the_health_check_says_when_the_database_is_down(client, monkeypatch, path):
+    healthy = client.get(path)
     assert healthy.status_code == 200 and healthy.json() == {"database": "ok", "broker": "ok"}
 
     from django.db.backends.base.base import BaseDatabaseWrapper
@@ -64,7 +99,7 @@ def test_the_health_check_says_when_the_database_is_down(client, monkeypatch):
         raise ConnectionRefusedError("the database is down")
 
     monkeypatch.setattr(BaseDatabaseWrapper, "cursor", down)
-    sick = client.get(reverse("healthz"))
+    sick = client.get(path, HTTP_HOST="10.0.0.5")
     assert sick.status_code == 503 and sick.json()["database"].startswith("unreachable")
 
 
@@ -73,7 +108,7 @@ def test_the_health_check_says_when_the_broker_is_down(client):
     from tests.games.test_broker import broker
 
     with broker("redis://127.0.0.1:1/0"):
-        sick = client.get(reverse("healthz"))
+        sick = client.get("/healthz")
     assert sick.status_code == 503
     assert sick.json() == {"database": "ok", "broker": "unreachable: OperationalError"}
 
@@ -230,7 +265,7 @@ def test_the_procfile_serves_a_game_that_a_bot_answers(on_postgres, tmp_path, dj
         deadline = time.monotonic() + 90
         while True:
             try:
-                with urllib.request.urlopen(f"{base}/healthz/", timeout=5) as health:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=5) as health:
                     if health.status == 200:
                         break
             except OSError:
