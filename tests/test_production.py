@@ -202,6 +202,58 @@ print("=", page.status_code, token["httponly"] and "httponly", token["secure"] a
     assert page_line == "200 httponly secure"
 
 
+def test_sentry_reports_the_errors_of_the_site_and_the_workers_when_its_dsn_is_set():
+    script = """
+import django
+django.setup()
+import sentry_sdk
+client = sentry_sdk.get_client()
+print(client.is_active(), client.dsn, client.options["environment"],
+      client.options["send_default_pii"], sorted({"django", "celery"} & set(client.integrations)))
+"""
+    dsn = "https://public@sentry.example.org/1"  # init only reads it: nothing is sent
+
+    def started(**more):
+        return subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=ROOT,
+            env=production_env(DJANGO_SETTINGS_MODULE="nyet_site.settings", **more),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    on, off = started(SENTRY_DSN=dsn), started()
+    assert on.returncode == 0 and off.returncode == 0, on.stderr + off.stderr
+    assert on.stdout.split("\n")[-2] == f"True {dsn} production False ['celery', 'django']"
+    assert off.stdout.split("\n")[-2].startswith("False None")
+
+
+def procfile(name: str) -> dict[str, str]:
+    lines = (ROOT / name).read_text().splitlines()
+    return dict(line.split(": ", 1) for line in lines if line.strip())
+
+
+def queues(command: str) -> set[str]:
+    return set(re.search(r"--queues=(\S+)", command)[1].split(","))
+
+
+def test_the_procfile_keeps_email_away_from_the_bots_moves():
+    """A slow mail server never delays a bot's reply: the play worker takes its one queue, the
+    routes send bots' moves to it and email elsewhere, and every queue has a worker."""
+    from django.conf import settings
+
+    routes = {task: route["queue"] for task, route in settings.CELERY_TASK_ROUTES.items()}
+    assert routes["games.tasks.play_bots"] == settings.CELERY_TASK_DEFAULT_QUEUE == "play"
+    assert routes["games.tasks.send_email"] == "email"
+    production = procfile("Procfile")
+    assert queues(production["play"]) == {"play"}
+    assert "email" in queues(production["worker"]) and "play" not in queues(production["worker"])
+    routed = set(routes.values()) | {settings.CELERY_TASK_DEFAULT_QUEUE}
+    assert queues(production["play"]) | queues(production["worker"]) == routed
+    assert queues(procfile("Procfile.dev")["worker"]) == routed  # development: one worker
+
+
 # --- the Procfile, run as a host runs it, on PostgreSQL and Redis -------------------------------
 
 
