@@ -114,27 +114,19 @@ def test_the_health_check_says_when_the_broker_is_down(client):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_no_email_is_sent_while_a_transaction_is_open(monkeypatch, django_user_model):
+def test_no_email_is_sent_while_a_transaction_is_open(
+    monkeypatch, django_user_model, emails_inside_transactions
+):
     """Played for real (no test transaction around it): every email of a whole game (started,
     your turn, reminders, timeouts, game over) goes out with no transaction open, so a slow
     mail server never holds a row or SQLite's write lock."""
     from django.core import mail
-    from django.core.mail.backends import locmem
-    from django.db import connection
 
     from games import clock as site_clock
     from games.actions import create_game
     from games.actions.deadlines import due
     from games.models import Game
 
-    sent_inside = []
-    send = locmem.EmailBackend.send_messages
-
-    def watched(self, messages):
-        sent_inside.extend(m.subject for m in messages if connection.in_atomic_block)
-        return send(self, messages)
-
-    monkeypatch.setattr(locmem.EmailBackend, "send_messages", watched)
     now = [site_clock.now()]
     monkeypatch.setattr(site_clock, "now", lambda: now[0])
     alice = django_user_model.objects.create_user("alice", "alice@example.com", "pw")
@@ -149,7 +141,23 @@ def test_no_email_is_sent_while_a_transaction_is_open(monkeypatch, django_user_m
     subjects = [m.subject for m in mail.outbox]
     assert any(s.startswith("Reminder") for s in subjects), subjects
     assert any(s.startswith("A bot moved for you") for s in subjects), subjects
-    assert sent_inside == []
+    assert emails_inside_transactions == []
+
+
+@pytest.mark.django_db
+def test_the_tests_fail_when_an_email_is_sent_inside_a_transaction(emails_inside_transactions):
+    """The guard every test runs under (tests/conftest.py) sees the site's transactions, and
+    not the one the test runs in."""
+    from django.core.mail import send_mail
+    from django.db import transaction
+
+    send_mail("Outside", "", None, ["bob@example.com"])
+    with transaction.atomic():
+        send_mail("Inside", "", None, ["bob@example.com"])
+    with transaction.atomic(), transaction.atomic():
+        send_mail("Deeper", "", None, ["bob@example.com"])
+    assert emails_inside_transactions == ["Inside", "Deeper"]
+    emails_inside_transactions.clear()  # caught: the test passes
 
 
 def test_static_files_have_hashed_names_and_ten_years_of_cache_and_cookies_httponly(tmp_path):
