@@ -265,6 +265,26 @@ def test_the_procfile_keeps_email_away_from_the_bots_moves():
     assert queues(procfile("Procfile.dev")["worker"]) == routed  # development: one worker
 
 
+def test_the_systemd_units_run_the_procfile_lines():
+    """deploy/systemd: one unit per process, each running its Procfile line as honcho does (and
+    so as CI runs it); Celery's main processes alone get the SIGTERM."""
+    lines = procfile("Procfile")
+    units = {
+        path.stem: path.read_text() for path in (ROOT / "deploy" / "systemd").glob("*.service")
+    }
+    assert set(units) == {f"nyet-{name}" for name in lines if name != "release"}
+    for name, command in lines.items():
+        if name == "release":
+            continue
+        unit = units[f"nyet-{name}"]
+        started = re.search(r"^ExecStart=/bin/sh -c '(.*)'$", unit, re.MULTILINE)[1]
+        # systemd expands % and $ itself: doubled, they reach sh as the Procfile has them.
+        assert started.replace("%%", "%").replace("$$", "$") == command, name
+        bare = started.replace("%%", "").replace("$$", "")
+        assert "%" not in bare and "$" not in bare, name
+        assert ("KillMode=mixed" in unit) == (name in ("play", "worker")), name
+
+
 # --- the Procfile, run as a host runs it, on PostgreSQL and Redis -------------------------------
 
 
