@@ -285,6 +285,39 @@ def test_the_systemd_units_run_the_procfile_lines():
         assert ("KillMode=mixed" in unit) == (name in ("play", "worker")), name
 
 
+def test_a_celery_worker_stops_cleanly_when_its_whole_group_gets_sigterm(tmp_path):
+    """As honcho, Heroku and systemd's default KillMode stop it: the pool processes get the
+    SIGTERM too, and ignore it (nyet_site/celery.py) instead of dying under the main process's
+    warm shutdown ("Process 'ForkPoolWorker-1' exited with 'signal 15'", WorkerLostError)."""
+    log = tmp_path / "worker.log"
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "nyet_site", "worker", "-c", "2", "-l", "info"],
+        cwd=ROOT,
+        env={
+            **production_env(),
+            "CELERY_BROKER_URL": f"sqla+sqlite:///{tmp_path / 'broker.sqlite3'}",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        },
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while " ready." not in log.read_text():
+            assert worker.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.5)
+        time.sleep(1)  # the pool processes are up (they are forked before "ready")
+        os.killpg(worker.pid, signal.SIGTERM)
+        assert worker.wait(timeout=60) == 0, log.read_text()
+    finally:
+        if worker.poll() is None:
+            os.killpg(worker.pid, signal.SIGKILL)
+    printed = log.read_text()
+    assert "Warm shutdown" in printed
+    assert "ERROR" not in printed and "Traceback" not in printed, printed
+
+
 # --- the Procfile, run as a host runs it, on PostgreSQL and Redis -------------------------------
 
 
