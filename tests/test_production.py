@@ -107,6 +107,15 @@ def test_the_health_check_says_when_the_database_is_down(client, monkeypatch, pa
 
 
 @pytest.mark.django_db
+def test_the_health_check_answers_under_asgi(async_client):
+    """The production server is ASGI: the middleware answers there too, without the slash."""
+    from asgiref.sync import async_to_sync
+
+    answer = async_to_sync(async_client.get)("/healthz", headers={"host": "10.0.0.5"})
+    assert answer.status_code == 200 and answer.json() == {"database": "ok", "broker": "ok"}
+
+
+@pytest.mark.django_db
 def test_the_health_check_says_when_the_broker_is_down(client):
     from tests.games.test_broker import broker
 
