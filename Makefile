@@ -1,12 +1,13 @@
 # Everything runs from .venv, which the first target you call creates with python3 (3.11+).
-# The project is (re)installed into it only when pyproject.toml changes.
+# It is (re)installed only when requirements.lock or pyproject.toml changes: the exact versions of
+# requirements.lock, each checked against its hash, then the project itself.
 
 PYTHON3 ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test format vectors bench messages
+.PHONY: run test format vectors bench messages build lock
 
 # Migrates, makes the demo account and the bot players (printing the demo login), then starts the
 # site and a Celery worker together (Procfile). Ctrl-C stops both.
@@ -39,6 +40,22 @@ messages: $(INSTALLED)
 $(PY):
 	$(PYTHON3) -m venv $(VENV)
 
-$(INSTALLED): pyproject.toml | $(PY)
-	$(PY) -m pip install -e ".[dev]"
+# Production's build (README, "Deploying"), run with the production environment: the static files
+# gathered under hashed names and compressed, then Django's deployment checks, failing on any
+# warning.
+build: $(INSTALLED)
+	$(PY) manage.py collectstatic --noinput
+	$(PY) manage.py check --deploy --fail-level WARNING
+
+# Brings requirements.lock in line with pyproject.toml (dependencies and the dev extra, with their
+# hashes) after a change there; versions already pinned stay where they still fit. For Python 3.11
+# on Linux, as CI runs.
+lock: | $(PY)
+	$(PY) -m pip install pip-tools
+	$(VENV)/bin/pip-compile --quiet --extra dev --generate-hashes --strip-extras \
+		--no-emit-index-url --no-emit-find-links --output-file requirements.lock pyproject.toml
+
+$(INSTALLED): requirements.lock pyproject.toml | $(PY)
+	$(PY) -m pip install -r requirements.lock
+	$(PY) -m pip install -e . --no-deps
 	touch $@

@@ -5,8 +5,10 @@
 """
 
 import os
+import signal
 
 from celery import Celery
+from celery.signals import worker_process_init
 from celery.utils.log import get_task_logger
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nyet_site.settings")
@@ -26,6 +28,17 @@ if app.conf.broker_url.startswith("sqla+"):
 import nyet_site.observability  # noqa: E402, F401
 
 logger = get_task_logger(__name__)
+
+
+@worker_process_init.connect
+def finish_the_task_on_sigterm(**kwargs):
+    """A pool process ignores SIGTERM and finishes its task. Honcho, Heroku and systemd's
+    default KillMode send SIGTERM to every process of the group at once: the main process then
+    stops warmly, waiting for the running tasks, but its pool processes died of the same signal
+    (WorkerLostError, a task cut midway). The main process still stops them when they are done
+    (even in a cold shutdown), and a hard time limit or the process manager's SIGKILL still
+    ends one that hangs. Billiard keeps an ignored signal ignored."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 @app.task(ignore_result=True)

@@ -1,5 +1,5 @@
 """What the processes say about their work: one log line per request and per task, and the
-health check that load balancers and process managers ask (``/healthz``).
+health check that load balancers and process managers ask (``/healthz`` and ``/healthz/``).
 
     a request -> "POST /games/12/move/ 200 34ms game=12 move=play"
     a task    -> "task play_bots game=12 version=40 SUCCESS result=3 120ms"
@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from celery import current_app
 from celery.signals import task_postrun, task_prerun
 from django.db import connection
@@ -86,9 +86,40 @@ def _task_ends(task_id=None, task=None, args=None, retval=None, state=None, **kw
     task_log.info("task %s %s %s result=%s %dms", name, what, state, retval, took)
 
 
-def healthz(request):
-    """200 when the database and the broker answer, else 503 with what failed: for load
-    balancers and process managers. Cheap: no session, no player."""
+HEALTH_PATHS = {"/healthz", "/healthz/"}
+
+
+class HealthCheckMiddleware:
+    """The health check, answered first: a load balancer asks over plain HTTP, with or without the
+    slash, under the machine's IP address as its Host, so the HTTPS redirect, the host check and
+    APPEND_SLASH must never see it. Works in both worlds, as the game streams behind it are
+    async."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request):
+        if self.is_async:
+            return self._acall(request)
+        if request.path in HEALTH_PATHS:
+            return healthz()
+        return self.get_response(request)
+
+    async def _acall(self, request):
+        if request.path in HEALTH_PATHS:
+            return await sync_to_async(healthz)()
+        return await self.get_response(request)
+
+
+def healthz():
+    """200 when the database and the broker answer, else 503 with what failed. Cheap: no
+    session, no player."""
     checks = {}
     try:
         with connection.cursor() as cursor:

@@ -2,10 +2,7 @@ from allauth.account import views as allauth_views
 from django.contrib import admin
 from django.urls import include, path
 
-from nyet_site.observability import healthz
-
 urlpatterns = [
-    path("healthz/", healthz, name="healthz"),
     path("", include("games.urls")),
     # Django's names for these two, which pages and setup_demo still use.
     path("accounts/login/", allauth_views.login, name="login"),

@@ -62,3 +62,36 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     if database["ENGINE"] == "django.db.backends.sqlite3":
         folder = Path("/dev/shm") if Path("/dev/shm").is_dir() else tmp_path_factory.mktemp("db")
         database.setdefault("TEST", {})["NAME"] = str(folder / f"nyet-test-{os.getpid()}.sqlite3")
+
+
+class EmailsInsideTransactions(list):
+    """The subjects of the emails sent while a transaction of the site's own was open (the one a
+    test wraps itself in does not count)."""
+
+    def watch(self, send):
+        from django.db import connections
+
+        def send_messages(backend, messages):
+            if any(
+                not getattr(block, "_from_testcase", False)
+                for connection in connections.all(initialized_only=True)
+                for block in connection.atomic_blocks
+            ):
+                self.extend(message.subject for message in messages)
+            return send(backend, messages)
+
+        return send_messages
+
+
+@pytest.fixture(autouse=True)
+def emails_inside_transactions(monkeypatch):
+    """Every test fails that sends an email inside a transaction: a slow mail server would hold
+    the rows it locked, or SQLite's write lock, for as long as it takes. Email goes out after
+    the commit (games/notifications.py)."""
+    from django.core.mail.backends import locmem, smtp
+
+    sent = EmailsInsideTransactions()
+    for backend in (locmem.EmailBackend, smtp.EmailBackend):
+        monkeypatch.setattr(backend, "send_messages", sent.watch(backend.send_messages))
+    yield sent
+    assert not sent, f"emails sent inside a transaction: {list(sent)}"

@@ -18,7 +18,6 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from django.urls import reverse
 
 from tests.ports import free_port
 
@@ -40,22 +39,61 @@ def production_env(**more) -> dict:
     return {**env, **PRODUCTION, **more}
 
 
-def test_the_deployment_checks_pass_in_production():
+def test_the_build_gathers_the_static_files_and_passes_the_deployment_checks(tmp_path):
+    """`make build`, as a host runs it with the production environment (-o: with the project
+    installed as it is)."""
     done = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        ["make", "-o", ".venv/.installed", "build"],
         cwd=ROOT,
-        env=production_env(),
+        env=production_env(STATIC_ROOT=str(tmp_path / "static")),
+        capture_output=True,
+        text=True,
+        timeout=300,  # collectstatic: half a minute on a busy machine
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (tmp_path / "static" / "staticfiles.json").exists()
+    assert "System check identified no issues (0 silenced)." in done.stdout
+
+
+def test_the_health_check_answers_a_load_balancer_in_production(tmp_path):
+    """Over plain HTTP, with the machine's IP address as Host, with or without the slash: what a
+    load balancer sends. A page asked over plain HTTP is redirected to HTTPS."""
+    script = """
+import django
+django.setup()
+from django.test import Client
+client = Client()
+for path in ["/healthz", "/healthz/"]:
+    answer = client.get(path, HTTP_HOST="10.0.0.5")
+    print(path, answer.status_code, answer.content.decode())
+page = client.get("/rules/", HTTP_HOST="nyet.example.org")
+print("/rules/", page.status_code, page["Location"])
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=production_env(
+            DJANGO_SETTINGS_MODULE="nyet_site.settings",
+            DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            CELERY_BROKER_URL=f"sqla+sqlite:///{tmp_path / 'broker.sqlite3'}",
+        ),
         capture_output=True,
         text=True,
         timeout=120,
     )
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "System check identified no issues (0 silenced)." in done.stdout
+    assert done.returncode == 0, done.stderr
+    healthy = '{"database": "ok", "broker": "ok"}'
+    assert done.stdout.splitlines() == [
+        f"/healthz 200 {healthy}",
+        f"/healthz/ 200 {healthy}",
+        "/rules/ 301 https://nyet.example.org/rules/",
+    ]
 
 
 @pytest.mark.django_db
-def test_the_health_check_says_when_the_database_is_down(client, monkeypatch):
-    healthy = client.get(reverse("healthz"))
+@pytest.mark.parametrize("path", ["/healthz", "/healthz/"])
+def test_the_health_check_says_when_the_database_is_down(client, monkeypatch, path):
+    healthy = client.get(path)
     assert healthy.status_code == 200 and healthy.json() == {"database": "ok", "broker": "ok"}
 
     from django.db.backends.base.base import BaseDatabaseWrapper
@@ -64,8 +102,27 @@ def test_the_health_check_says_when_the_database_is_down(client, monkeypatch):
         raise ConnectionRefusedError("the database is down")
 
     monkeypatch.setattr(BaseDatabaseWrapper, "cursor", down)
-    sick = client.get(reverse("healthz"))
+    sick = client.get(path, HTTP_HOST="10.0.0.5")
     assert sick.status_code == 503 and sick.json()["database"].startswith("unreachable")
+
+
+@pytest.mark.django_db
+def test_the_health_check_answers_in_an_async_middleware_chain(rf):
+    """Placed first, it must not make an async chain sync (one thread hop per request, the game
+    streams' included): with an async handler behind it, it answers asynchronously."""
+    from asgiref.sync import async_to_sync
+    from django.http import HttpResponse
+
+    from nyet_site.observability import HealthCheckMiddleware
+
+    async def page(request):
+        return HttpResponse("the page")
+
+    health = HealthCheckMiddleware(page)
+    assert health.is_async
+    answer = async_to_sync(health)(rf.get("/healthz"))
+    assert answer.status_code == 200 and answer.content == b'{"database": "ok", "broker": "ok"}'
+    assert async_to_sync(health)(rf.get("/rules/")).content == b"the page"
 
 
 @pytest.mark.django_db
@@ -73,33 +130,25 @@ def test_the_health_check_says_when_the_broker_is_down(client):
     from tests.games.test_broker import broker
 
     with broker("redis://127.0.0.1:1/0"):
-        sick = client.get(reverse("healthz"))
+        sick = client.get("/healthz")
     assert sick.status_code == 503
     assert sick.json() == {"database": "ok", "broker": "unreachable: OperationalError"}
 
 
 @pytest.mark.django_db(transaction=True)
-def test_no_email_is_sent_while_a_transaction_is_open(monkeypatch, django_user_model):
+def test_no_email_is_sent_while_a_transaction_is_open(
+    monkeypatch, django_user_model, emails_inside_transactions
+):
     """Played for real (no test transaction around it): every email of a whole game (started,
     your turn, reminders, timeouts, game over) goes out with no transaction open, so a slow
     mail server never holds a row or SQLite's write lock."""
     from django.core import mail
-    from django.core.mail.backends import locmem
-    from django.db import connection
 
     from games import clock as site_clock
     from games.actions import create_game
     from games.actions.deadlines import due
     from games.models import Game
 
-    sent_inside = []
-    send = locmem.EmailBackend.send_messages
-
-    def watched(self, messages):
-        sent_inside.extend(m.subject for m in messages if connection.in_atomic_block)
-        return send(self, messages)
-
-    monkeypatch.setattr(locmem.EmailBackend, "send_messages", watched)
     now = [site_clock.now()]
     monkeypatch.setattr(site_clock, "now", lambda: now[0])
     alice = django_user_model.objects.create_user("alice", "alice@example.com", "pw")
@@ -114,10 +163,26 @@ def test_no_email_is_sent_while_a_transaction_is_open(monkeypatch, django_user_m
     subjects = [m.subject for m in mail.outbox]
     assert any(s.startswith("Reminder") for s in subjects), subjects
     assert any(s.startswith("A bot moved for you") for s in subjects), subjects
-    assert sent_inside == []
+    assert emails_inside_transactions == []
 
 
-def test_static_files_have_hashed_names_and_a_year_of_cache(tmp_path):
+@pytest.mark.django_db
+def test_the_tests_fail_when_an_email_is_sent_inside_a_transaction(emails_inside_transactions):
+    """The guard every test runs under (tests/conftest.py) sees the site's transactions, and
+    not the one the test runs in."""
+    from django.core.mail import send_mail
+    from django.db import transaction
+
+    send_mail("Outside", "", None, ["bob@example.com"])
+    with transaction.atomic():
+        send_mail("Inside", "", None, ["bob@example.com"])
+    with transaction.atomic(), transaction.atomic():
+        send_mail("Deeper", "", None, ["bob@example.com"])
+    assert emails_inside_transactions == ["Inside", "Deeper"]
+    emails_inside_transactions.clear()  # caught: the test passes
+
+
+def test_static_files_have_hashed_names_and_ten_years_of_cache_and_cookies_httponly(tmp_path):
     static = tmp_path / "static"
     script = """
 import django
@@ -130,8 +195,11 @@ url = static("css/site.css")
 client = Client(headers={"X-Forwarded-Proto": "https"})
 plain = client.get(url, HTTP_HOST="nyet.example.org")
 zipped = client.get(url, HTTP_HOST="nyet.example.org", HTTP_ACCEPT_ENCODING="gzip")
-print("|".join([url, str(plain.status_code), plain["Cache-Control"],
+print("=" + "|".join([url, str(plain.status_code), plain["Cache-Control"],
                 zipped.get("Content-Encoding", "")]))
+page = client.get("/accounts/login/", HTTP_HOST="nyet.example.org")
+token = page.cookies["csrftoken"]
+print("=", page.status_code, token["httponly"] and "httponly", token["secure"] and "secure")
 """
     done = subprocess.run(
         [sys.executable, "-c", script],
@@ -143,17 +211,141 @@ print("|".join([url, str(plain.status_code), plain["Cache-Control"],
         ),
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=300,  # collectstatic: half a minute on a busy machine
     )
     assert done.returncode == 0, done.stderr
-    url, status, cache, encoding = done.stdout.strip().split("|")
+    # The lines the script printed, among the request log's.
+    static_line, page_line = [
+        line[1:].strip() for line in done.stdout.splitlines() if line[0] == "="
+    ]
+    url, status, cache, encoding = static_line.split("|")
     assert re.fullmatch(r"/static/css/site\.[0-9a-f]{12}\.css", url), url
     assert status == "200"
-    assert "max-age=315360000" in cache and "immutable" in cache, cache
+    assert "max-age=315360000" in cache and "immutable" in cache, cache  # ten years
     assert encoding == "gzip"
+    # Kept fast: only the hashed copies, and source maps (megabytes of them, for the API's
+    # documentation page) are not compressed.
+    assert not (static / "css" / "site.css").exists()
+    maps = list(static.rglob("*.map"))
+    assert maps and not [p for p in static.rglob("*.map.*") if p.suffix in (".gz", ".br")]
+    # No script reads the CSRF cookie (htmx sends the token from the page).
+    assert page_line == "200 httponly secure"
+
+
+def test_sentry_reports_the_errors_of_the_site_and_the_workers_when_its_dsn_is_set():
+    script = """
+import django
+django.setup()
+import sentry_sdk
+client = sentry_sdk.get_client()
+print(client.is_active(), client.dsn, client.options["environment"],
+      client.options["send_default_pii"], sorted({"django", "celery"} & set(client.integrations)))
+"""
+    dsn = "https://public@sentry.example.org/1"  # init only reads it: nothing is sent
+
+    def started(**more):
+        return subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=ROOT,
+            env=production_env(DJANGO_SETTINGS_MODULE="nyet_site.settings", **more),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    on, off = started(SENTRY_DSN=dsn), started()
+    assert on.returncode == 0 and off.returncode == 0, on.stderr + off.stderr
+    assert on.stdout.split("\n")[-2] == f"True {dsn} production False ['celery', 'django']"
+    assert off.stdout.split("\n")[-2].startswith("False None")
+
+
+def procfile(name: str) -> dict[str, str]:
+    lines = (ROOT / name).read_text().splitlines()
+    return dict(line.split(": ", 1) for line in lines if line.strip())
+
+
+def queues(command: str) -> set[str]:
+    return set(re.search(r"--queues=(\S+)", command)[1].split(","))
+
+
+def test_the_procfile_keeps_email_away_from_the_bots_moves():
+    """A slow mail server never delays a bot's reply: the play worker takes its one queue, the
+    routes send bots' moves to it and email elsewhere, and every queue has a worker."""
+    from django.conf import settings
+
+    routes = {task: route["queue"] for task, route in settings.CELERY_TASK_ROUTES.items()}
+    assert routes["games.tasks.play_bots"] == settings.CELERY_TASK_DEFAULT_QUEUE == "play"
+    assert routes["games.tasks.send_email"] == "email"
+    production = procfile("Procfile")
+    assert queues(production["play"]) == {"play"}
+    assert "email" in queues(production["worker"]) and "play" not in queues(production["worker"])
+    routed = set(routes.values()) | {settings.CELERY_TASK_DEFAULT_QUEUE}
+    assert queues(production["play"]) | queues(production["worker"]) == routed
+    assert queues(procfile("Procfile.dev")["worker"]) == routed  # development: one worker
+
+
+def test_the_systemd_units_run_the_procfile_lines():
+    """deploy/systemd: one unit per process, each running its Procfile line as honcho does (and
+    so as CI runs it); Celery's main processes alone get the SIGTERM."""
+    lines = procfile("Procfile")
+    units = {
+        path.stem: path.read_text() for path in (ROOT / "deploy" / "systemd").glob("*.service")
+    }
+    assert set(units) == {f"nyet-{name}" for name in lines if name != "release"}
+    for name, command in lines.items():
+        if name == "release":
+            continue
+        unit = units[f"nyet-{name}"]
+        started = re.search(r"^ExecStart=/bin/sh -c '(.*)'$", unit, re.MULTILINE)[1]
+        # systemd expands % and $ itself: doubled, they reach sh as the Procfile has them.
+        assert started.replace("%%", "%").replace("$$", "$") == command, name
+        bare = started.replace("%%", "").replace("$$", "")
+        assert "%" not in bare and "$" not in bare, name
+        assert ("KillMode=mixed" in unit) == (name in ("play", "worker")), name
+
+
+def test_a_celery_worker_stops_cleanly_when_its_whole_group_gets_sigterm(tmp_path):
+    """As honcho, Heroku and systemd's default KillMode stop it: the pool processes get the
+    SIGTERM too, and ignore it (nyet_site/celery.py) instead of dying under the main process's
+    warm shutdown ("Process 'ForkPoolWorker-1' exited with 'signal 15'", WorkerLostError)."""
+    log = tmp_path / "worker.log"
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "nyet_site", "worker", "-c", "2", "-l", "info"],
+        cwd=ROOT,
+        env={
+            **production_env(),
+            "CELERY_BROKER_URL": f"sqla+sqlite:///{tmp_path / 'broker.sqlite3'}",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        },
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while " ready." not in log.read_text():
+            assert worker.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.5)
+        time.sleep(1)  # the pool processes are up (they are forked before "ready")
+        os.killpg(worker.pid, signal.SIGTERM)
+        assert worker.wait(timeout=60) == 0, log.read_text()
+    finally:
+        if worker.poll() is None:
+            os.killpg(worker.pid, signal.SIGKILL)
+    printed = log.read_text()
+    assert "Warm shutdown" in printed
+    assert "ERROR" not in printed and "Traceback" not in printed, printed
 
 
 # --- the Procfile, run as a host runs it, on PostgreSQL and Redis -------------------------------
+
+
+HONCHO = """
+import honcho.manager
+from honcho.command import main
+honcho.manager.KILL_WAIT = 30
+main()
+"""
 
 
 class Browser:
@@ -212,11 +404,20 @@ def test_the_procfile_serves_a_game_that_a_bot_answers(on_postgres, tmp_path, dj
         cwd=ROOT,
         env=env,
         check=True,
-        timeout=120,
+        timeout=300,  # half a minute on a busy machine
     )
-    log = tmp_path / "procfile.log"
-    honcho = [sys.executable, "-m", "honcho", "-f", "Procfile", "start", "web", "play", "worker"]
     env["PATH"] = f"{Path(sys.executable).parent}:{env['PATH']}"  # the Procfile's commands
+    lines = procfile("Procfile")
+    release = subprocess.run(
+        lines["release"], shell=True, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert release.returncode == 0 and "No migrations to apply." in release.stdout, release
+    log = tmp_path / "procfile.log"
+    names = ["web", "play", "worker", "beat"]
+    assert set(lines) == {"release", *names}
+    # honcho, as a machine of one's own runs it; given the 30 seconds a platform gives its
+    # processes to stop (honcho's own 5 would cut the web server's 20-second grace).
+    honcho = [sys.executable, "-c", HONCHO, "-f", "Procfile", "start", *names]
     processes = subprocess.Popen(
         honcho,
         cwd=ROOT,
@@ -230,7 +431,7 @@ def test_the_procfile_serves_a_game_that_a_bot_answers(on_postgres, tmp_path, dj
         deadline = time.monotonic() + 90
         while True:
             try:
-                with urllib.request.urlopen(f"{base}/healthz/", timeout=5) as health:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=5) as health:
                     if health.status == 200:
                         break
             except OSError:
@@ -273,13 +474,18 @@ def test_the_procfile_serves_a_game_that_a_bot_answers(on_postgres, tmp_path, dj
         assert (
             game.moves.filter(by_bot=True).exists() and game.moves.filter(by_bot=False).count() == 3
         )
-        time.sleep(1)  # let the last request and task lines reach the log
-        served = log.read_text()
+        waited = time.monotonic() + 60
+        while "task sweep" not in log.read_text():  # beat's first sweep, done by the worker
+            assert time.monotonic() < waited, "no sweep:\n" + log.read_text()
+            time.sleep(0.5)
     finally:
-        processes.send_signal(signal.SIGTERM)  # to honcho, which stops each process in turn
-        processes.wait(timeout=60)
-    # Only what was printed while serving counts: honcho stops the group with SIGTERM, and a
-    # Celery child caught mid-task at that moment prints a WorkerLostError on its way out.
-    assert "POST /games/" in served and "move=token" in served, "one line per request"
-    assert "task play_bots game=" in served, "one line per task"
-    assert "Traceback" not in served, served
+        processes.send_signal(signal.SIGTERM)  # to honcho, which sends it to each process
+        processes.wait(timeout=90)
+    printed = log.read_text()
+    assert "POST /games/" in printed and "move=token" in printed, "one line per request"
+    assert "task play_bots game=" in printed, "one line per task"
+    # Each process got the signal itself (the Procfile's `exec`), not a shell in between, and
+    # stopped as it should: its own exit code, 0.
+    stopped = dict(re.findall(r"(\w+)\.1 stopped \(rc=(-?\d+)\)", printed))
+    assert stopped == dict.fromkeys(names, "0"), printed
+    assert "Traceback" not in printed and "ERROR" not in printed, printed
