@@ -403,19 +403,22 @@ def test_no_api_call_answers_a_server_error_and_no_refusal_changes_anything(site
 
 
 def our_forms():
-    """Every form class defined in our form modules."""
+    """Every form class defined in our form modules and the token page's (not the bases
+    they share, which have no field)."""
     from django import forms
 
     import accounts.forms
+    import api.views
     import games.forms
 
     return [
         value
-        for module in (games.forms, accounts.forms)
+        for module in (games.forms, accounts.forms, api.views)
         for value in vars(module).values()
         if isinstance(value, type)
         and issubclass(value, forms.BaseForm)
         and value.__module__ == module.__name__
+        and value.base_fields
     ]
 
 
@@ -464,3 +467,21 @@ def test_no_form_raises_on_any_input(form_class, make_person, rf):
         form.is_valid()  # whatever the data, an answer: valid, or errors to show
 
     fuzz()
+
+
+@pytest.mark.parametrize("form_class", our_forms(), ids=lambda c: c.__name__)
+def test_no_form_repeats_a_long_value(form_class, make_person, rf):
+    """Whatever a field's message (Django's "… is not one of the available choices." among
+    them), it quotes at most a short prefix of what was sent."""
+    from django.utils.datastructures import MultiValueDict
+
+    from games.actions.errors import QUOTE_LENGTH
+
+    user = make_person("player")
+    fields = build(form_class, MultiValueDict(), user, rf).fields  # some are added when made
+    sent = "Q" * 999
+    form = build(form_class, MultiValueDict({name: [sent] for name in fields}), user, rf)
+    form.is_valid()
+    for errors in form.errors.values():
+        for message in errors:
+            assert "Q" * QUOTE_LENGTH not in message, (form_class.__name__, message)

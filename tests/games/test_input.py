@@ -121,6 +121,17 @@ def test_messages_quote_a_short_prefix_of_the_input(client, table, alice, length
     )
     body = response.content.decode()
     assert "There is no bot level" in body and "q" * QUOTE_LENGTH not in body
+    # Django's own messages for a choice that is not offered, on the settings and vacation pages.
+    settings = {"display_name": "", "time_zone": "t" * length, "email_turn": "at_once"}
+    response = client.post(reverse("settings"), settings, follow=True)
+    body = response.content.decode()
+    assert "is not one of the available choices" in body
+    assert "t" * QUOTE_LENGTH not in body and "t" * (QUOTE_LENGTH - 1) in body
+    response = client.post(reverse("vacation"), {"action": "v" * length, "days": 1}, follow=True)
+    body = response.content.decode()
+    assert "is not one of the available choices" in body
+    assert "v" * QUOTE_LENGTH not in body and "v" * (QUOTE_LENGTH - 1) in body
+    assert not Vacation.objects.exists()
 
 
 def test_the_engine_s_refusals_quote_a_short_prefix_too():
