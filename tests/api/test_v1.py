@@ -164,6 +164,16 @@ def test_joining_reveals_nothing_of_a_private_game(act, alice, bob, carol, make_
     assert holder.status_code == 200 and holder.json()["status"] == "active"
 
 
+def test_an_action_that_finds_no_game_answers_as_a_missing_game(caller, monkeypatch):
+    """A game removed between the check of who may see it and the action (someone's leave, at
+    the same moment) is a missing game: 404, not the action's 400."""
+    missing = caller.get("/games/999999").content
+    monkeypatch.setattr("api.v1.visible_game", lambda request, game_id, invite_code="": None)
+    for action in ("join", "leave", "start"):
+        answer = caller.post(f"/games/999999/{action}")
+        assert (answer.status_code, answer.content) == (404, missing)
+
+
 def test_the_session_works_with_csrf(alice):
     client = Client(enforce_csrf_checks=True)
     client.force_login(alice)
