@@ -82,10 +82,8 @@ class AccountAdapter(DefaultAccountAdapter):
                 raise
             key = self._get_login_attempts_cache_key(request, **credentials)
             wait = retry_after(request, ["login_failed"], key)
-            raise ValidationError(
-                f"{_('Too many failed login attempts.')} {retry_message(wait)}",
-                code=error.code,
-            ) from error
+            locked = _("Too many failed login attempts.")
+            raise ValidationError(f"{locked} {retry_message(wait)}", code=error.code) from error
 
     def pre_login(self, request, user, **kwargs):
         if user.is_bot:

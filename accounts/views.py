@@ -37,7 +37,8 @@ def too_many_attempts(request):
     email address is the address sent."""
     email = request.POST.get("email", "").strip().lower() if request.method == "POST" else ""
     wait = retry_after(request, account_settings.RATE_LIMITS, email or None)
-    message = f"{_('That was a lot of attempts at once.')} {retry_message(wait)}"
+    too_many = _("That was a lot of attempts at once.")
+    message = f"{too_many} {retry_message(wait)}"
     response = render(request, "429.html", {"message": message}, status=429)
     response["Retry-After"] = str(wait)
     return response
