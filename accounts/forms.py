@@ -12,6 +12,8 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from games.forms import Form, ModelForm, QuotedInput
+
 from .models import User
 from .names import clashes, name_key, reads_as_bot
 
@@ -22,7 +24,7 @@ def time_zone_choices() -> list[tuple[str, str]]:
     return [(z, z.replace("_", " ")) for z in zones]
 
 
-class SettingsForm(forms.ModelForm):
+class SettingsForm(ModelForm):
     language = forms.ChoiceField(
         label=_("Language"),
         required=False,
@@ -75,7 +77,7 @@ class SettingsForm(forms.ModelForm):
         return name
 
 
-class DeleteAccountForm(forms.Form):
+class DeleteAccountForm(Form):
     password = forms.CharField(
         label=_("Your password"),
         strip=False,
@@ -96,7 +98,7 @@ class DeleteAccountForm(forms.Form):
         return password
 
 
-class LoginForm(AllauthLoginForm):
+class LoginForm(QuotedInput, AllauthLoginForm):
     """allauth's form, its first field labelled with what it takes."""
 
     def __init__(self, *args, **kwargs):
@@ -106,7 +108,7 @@ class LoginForm(AllauthLoginForm):
         self.fields["login"].widget.attrs["autocomplete"] = "username"
 
 
-class ResetPasswordForm(AllauthResetPasswordForm):
+class ResetPasswordForm(QuotedInput, AllauthResetPasswordForm):
     """allauth's form, except that a bot never gets a reset link (even with an email address):
     it is answered as an address with no account."""
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from allauth.account import app_settings as account_settings
+from allauth.account import views as allauth_views
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
@@ -9,9 +11,37 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from games.actions.errors import retry_message
+
 from . import selectors
 from .actions import delete_account
+from .adapter import retry_after
 from .forms import DeleteAccountForm, SettingsForm
+
+
+def login(request, *args, **kwargs):
+    """allauth's login page; while failed logins lock this name from this address, a 429 whose
+    message and Retry-After say when to try again (``AccountAdapter.pre_authenticate``)."""
+    response = allauth_views.login(request, *args, **kwargs)
+    wait = getattr(request, "retry_after", None)
+    if wait is not None:
+        response.status_code = 429
+        response["Retry-After"] = str(wait)
+    return response
+
+
+def too_many_attempts(request):
+    """The answer to a request over one of allauth's limits (sign-up, login, password reset...;
+    allauth calls the URLconf's ``handler429``): when to try again, in words and Retry-After.
+    Which limit refused is not known here: every action's is read, and the key of a limit per
+    email address is the address sent."""
+    email = request.POST.get("email", "").strip().lower() if request.method == "POST" else ""
+    wait = retry_after(request, account_settings.RATE_LIMITS, email or None)
+    too_many = _("That was a lot of attempts at once.")
+    message = f"{too_many} {retry_message(wait)}"
+    response = render(request, "429.html", {"message": message}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
 
 
 def profile(request, username: str):

@@ -75,6 +75,8 @@ def action_refused(request, error: ActionError):
         return _error(
             request, 429, error.code, error.message, **{"Retry-After": str(error.retry_after)}
         )
+    if error.code == "no_game":  # e.g. the game was removed since it was looked up
+        return refused(request, no_such_game())
     status = 409 if isinstance(error, StaleVersion) else 400
     return _error(request, status, error.code, error.message)
 
@@ -142,9 +144,11 @@ def no_such_game() -> Refusal:
     return Refusal(404, "no_game", _("There is no such game."))
 
 
-def visible_game(request, game_id: int) -> Game:
+def visible_game(request, game_id: int, invite_code: str = "") -> Game:
+    """The game, unless it is not this caller's to see: then exactly a missing game's answer,
+    so that ids reveal nothing (``selectors.can_view``)."""
     game = Game.objects.filter(pk=game_id).first()
-    if game is None or not selectors.can_view(game, request.user):
+    if game is None or not selectors.can_view(game, request.user, invite_code):
         raise no_such_game()
     return game
 
@@ -411,15 +415,14 @@ def create(request, body: NewTable):
     return Status(201, table_json(new, request.user))
 
 
-def _table_change(request, game_id: int, action, *args) -> dict:
+def _table_change(request, game_id: int, action, *args, invite_code: str = "") -> dict:
     need(request, Scope.PLAY)
     counted(request, "play")
-    if action is not actions.join_game:  # joining a private table shows it to its invitee
-        visible_game(request, game_id)
+    visible_game(request, game_id, invite_code)
     result = action(request.user, game_id, *args)
     game = Game.objects.filter(pk=game_id).first() if result is None else result
     if game is None:  # the last person left: the table is gone
-        raise Refusal(404, "no_game", _("There is no such game."))
+        raise no_such_game()
     return table_json(game, request.user)
 
 
@@ -429,7 +432,7 @@ CHANGE = {200: TableOut, 400: Error, 401: Error, 403: Error, 404: Error, 429: Er
 @api.post("/games/{game_id}/join", response=CHANGE, tags=["tables"])
 def join(request, game_id: int, body: JoinIn):
     """Take the first open seat (a private table needs its invite code)."""
-    return _table_change(request, game_id, actions.join_game, body.invite[:64])
+    return _table_change(request, game_id, actions.join_game, body.invite, invite_code=body.invite)
 
 
 @api.post("/games/{game_id}/leave", response=CHANGE, tags=["tables"])
@@ -442,7 +445,7 @@ def leave(request, game_id: int):
 def seat_bot(request, game_id: int, body: SeatBotIn):
     """Seat a bot account, by its username, in the first open seat of my table (it refuses
     nothing: it is seated at once)."""
-    return _table_change(request, game_id, actions.seat_bot_account, body.username[:150])
+    return _table_change(request, game_id, actions.seat_bot_account, body.username)
 
 
 @api.post("/games/{game_id}/start", response=CHANGE, tags=["tables"])

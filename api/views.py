@@ -10,14 +10,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.actions import ActionError, become_bot_account
-from games.forms import ConfirmForm, first_error
+from games.forms import ConfirmForm, Form, first_error
 from games.models import Seat
 
 from .models import ApiToken, Scope
 from .tokens import create_token, revoke_token
 
 
-class TokenForm(forms.Form):
+class TokenForm(Form):
     name = forms.CharField(label=gettext_lazy("Name"), max_length=60)
     scopes = forms.MultipleChoiceField(
         label=gettext_lazy("Scopes"),
@@ -27,7 +27,7 @@ class TokenForm(forms.Form):
     )
 
 
-class RevokeForm(forms.Form):
+class RevokeForm(Form):
     token = forms.IntegerField(min_value=1, max_value=2**63 - 1)
 
 

@@ -65,6 +65,36 @@ def new_game_choices() -> dict:
     }
 
 
+class QuotedInput:
+    """A form whose messages repeat at most a short prefix of what was sent (``quote``), its
+    fields' included: Django's own (“Select a valid choice. … is not one of the available
+    choices.”) would repeat the whole value. Every error of a form passes through
+    ``add_error``, the model's and ``clean``'s too."""
+
+    def add_error(self, field, error):
+        if isinstance(error, ValidationError):
+            for each in _every_error(error):
+                if each.params and "value" in each.params:
+                    each.params = {**each.params, "value": quote(each.params["value"])}
+        super().add_error(field, error)
+
+
+def _every_error(error: ValidationError):
+    if hasattr(error, "error_dict"):
+        for errors in error.error_dict.values():
+            yield from errors
+    else:
+        yield from error.error_list
+
+
+class Form(QuotedInput, forms.Form):
+    """The base of every form of the site (``ModelForm`` for a model's)."""
+
+
+class ModelForm(QuotedInput, forms.ModelForm):
+    """The base of every model form of the site."""
+
+
 class Strings(forms.Field):
     """Every value sent under one name (``cards=B7&cards=Y2``), each a short string."""
 
@@ -84,7 +114,7 @@ class Strings(forms.Field):
         return values
 
 
-class MoveForm(forms.Form):
+class MoveForm(Form):
     """One move, as the game page posts it (another engineer builds the page on this contract):
     ``version`` and ``kind`` always; then by kind, token: ``box`` = "<line>:<box>"; teams:
     ``partner`` (a seat, 0 to 2 times: the first player's partners) and ``bonus`` (a seat, or
@@ -137,7 +167,7 @@ def first_error(form: forms.Form) -> str:
     return str(MALFORMED)
 
 
-class CreateGameForm(forms.Form):
+class CreateGameForm(Form):
     CHOOSE = _("Choose the number of players and the rounds from the form.")
     PLAYERS = _("Nyet! is played by 2 to 5 players.")
 
@@ -195,7 +225,7 @@ class CreateGameForm(forms.Form):
         }
 
 
-class LevelForm(forms.Form):
+class LevelForm(Form):
     """A bot level (add a bot; start with bots in the open seats)."""
 
     level = forms.CharField(required=False, strip=False)
@@ -213,7 +243,7 @@ class LevelForm(forms.Form):
         return level
 
 
-class PositionForm(forms.Form):
+class PositionForm(Form):
     position = forms.IntegerField(
         min_value=0,
         max_value=4,
@@ -224,7 +254,7 @@ class PositionForm(forms.Form):
     )
 
 
-class ConfirmForm(forms.Form):
+class ConfirmForm(Form):
     """The second click of an action that cannot be undone (resigning): the button says "Yes"."""
 
     confirm = forms.BooleanField(
@@ -232,7 +262,7 @@ class ConfirmForm(forms.Form):
     )
 
 
-class JoinForm(forms.Form):
+class JoinForm(Form):
     """The invite code, when the table is private (a wrong one is answered as no code at all)."""
 
     invite = forms.CharField(required=False, max_length=64)
@@ -241,7 +271,7 @@ class JoinForm(forms.Form):
         return self.cleaned_data["invite"] if self.is_valid() else ""
 
 
-class BotAccountForm(forms.Form):
+class BotAccountForm(Form):
     """A bot account to seat at the table, by its username."""
 
     username = forms.CharField(
@@ -253,7 +283,7 @@ class BotAccountForm(forms.Form):
     )
 
 
-class InviteForm(forms.Form):
+class InviteForm(Form):
     username = forms.CharField(error_messages={"required": _("Give the username of a player.")})
 
     def clean_username(self) -> str:
@@ -266,7 +296,7 @@ class InviteForm(forms.Form):
         return username
 
 
-class VacationForm(forms.Form):
+class VacationForm(Form):
     DAYS = _("Choose a whole number of days, at least one.")
 
     action = forms.ChoiceField(required=False, choices=[("start", "start"), ("end", "end")])
@@ -290,17 +320,17 @@ class VacationForm(forms.Form):
         return data
 
 
-class ChatForm(forms.Form):
+class ChatForm(Form):
     """A chat message; what it may say is checked by ``actions.post_chat``."""
 
     text = forms.CharField(required=False, strip=False)
 
 
-class ReportForm(forms.Form):
+class ReportForm(Form):
     message = forms.IntegerField(min_value=1, max_value=2**31 - 1)
 
 
-class GamesInPlayForm(forms.Form):
+class GamesInPlayForm(Form):
     """The filters of the games-in-play list, sent by GET: a player count (2 to 5) and a pace
     (live or correspondence), each empty for any. The choices come from the code that checks a
     new table (``PLAYER_COUNTS``, ``Game.TimeControl``), not retyped."""

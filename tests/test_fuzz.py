@@ -9,6 +9,7 @@ pattern could not be reached.
 
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import quote
 
@@ -24,8 +25,19 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from accounts.models import User
-from games.actions import create_game, invite_player, join_game
-from games.models import Game, Invitation, MoveRecord, PendingEmail, Seat, Vacation
+from api.models import ApiToken
+from api.tokens import create_token
+from games.actions import create_game, invite_player, join_game, post_chat
+from games.models import (
+    ChatMessage,
+    ChatReport,
+    Game,
+    Invitation,
+    MoveRecord,
+    PendingEmail,
+    Seat,
+    Vacation,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -102,14 +114,18 @@ FORMS = st.builds(
 
 
 def segment(converter: str, known: dict[str, list[str]]):
-    """Values for one converter of a route (``<int:pk>``, ``<str:code>``, ``<path:...>``)."""
+    """Values for one converter of a route (``<int:pk>``, ``<str:code>``, ``<path:...>``; the
+    API's ``<game_id>`` is a string the API reads as a number: any of both)."""
+    ids = st.sampled_from(known["ids"])
+    numbers = st.one_of(ids, ids, ids, st.integers(0, 10**25).map(str))  # mostly real ones
     if converter == "int":
-        ids = st.sampled_from(known["ids"])
-        return st.one_of(ids, ids, ids, st.integers(0, 10**25).map(str))  # mostly real ones
+        return numbers
     words = st.sampled_from(known["words"])
     text = st.one_of(words, words, TEXT, ODD).map(lambda s: s.replace("/", ""))
     if converter == "path":
-        return st.one_of(st.sampled_from(known["ids"]), text)
+        return st.one_of(ids, text)
+    if converter == "id":  # mostly the site's games, whose ids the API takes as numbers
+        return st.sampled_from([*known["games"], "0", str(10**25), "x"])
     return text.filter(bool)
 
 
@@ -124,7 +140,8 @@ def paths(pattern_parts, known):
         for token in re.split(r"(<[^>]+>)", text):
             if token.startswith("<"):
                 inner = token[1:-1]
-                pieces.append(segment(inner.split(":")[0] if ":" in inner else "str", known))
+                converter = "id" if inner.endswith("_id") else "str"
+                pieces.append(segment(inner.split(":")[0] if ":" in inner else converter, known))
             elif token:
                 pieces.append(st.just(token))
     return st.tuples(*pieces).map(lambda bits: "/" + "".join(bits))
@@ -154,6 +171,14 @@ def snapshot():
             )
         ),
         list(EmailAddress.objects.order_by("pk").values_list("email", "verified", "primary")),
+        list(ChatMessage.objects.order_by("pk").values_list("pk", "text", "hidden")),
+        list(ChatReport.objects.order_by("pk").values_list("message_id", "reporter_id")),
+        # Not last_used_at: any call with a token notes its use, refused or not.
+        list(
+            ApiToken.objects.order_by("pk").values_list(
+                "pk", "user_id", "name", "digest", "scopes", "revoked_at"
+            )
+        ),
     )
 
 
@@ -166,6 +191,18 @@ def refused(response) -> bool:
         return True
     request = response.wsgi_request
     return any(m.level >= messages.ERROR for m in get_messages(request))
+
+
+def left_and_gone(route: str, path: str, response, before) -> bool:
+    """The one 404 of the API that is no refusal: the last person left the table, and it went
+    with them (``api.v1._table_change``)."""
+    if not route.endswith("/leave") or response.status_code != 404:
+        return False
+    game_id = path.split("/")[4]
+    return (
+        any(str(pk) == game_id for pk, *_ in before[0])
+        and not Game.objects.filter(pk=game_id).exists()
+    )
 
 
 @pytest.fixture
@@ -182,9 +219,12 @@ def site(make_person, settings):
     invite_player(player, open_private.pk, "other")
     active = create_game(player, players=2, visibility=Game.Visibility.PRIVATE)
     join_game(other, active.pk, active.invite_code)
+    post_chat(other, active.pk, "good luck")
     games = [open_public, open_private, active]
     return {
+        "player": player,
         "users": [None, player, staff],
+        "games": [str(g.pk) for g in games],
         "ids": [str(g.pk) for g in games] + [str(player.pk), "0"],
         "words": ["player", "other", "staff", "bot-easy", *(g.invite_code for g in games)],
     }
@@ -249,30 +289,136 @@ def test_no_address_answers_a_server_error_and_no_refusal_changes_anything(site,
             response = client.post(url, form, headers=headers)
         assert response.status_code < 500
         reached.append(route)
-        if refused(response):
+        if refused(response) and not left_and_gone(route, path, response, before):
             assert snapshot() == before, (path, method, form)
 
     fuzz()
     assert reached, f"no example reached {route}"
 
 
+# --- the API, with JSON bodies -----------------------------------------------------------------
+
+API_ROUTES = [route for route in ROUTES if route.startswith("api/v1/")]
+
+
+def api_operations() -> dict[str, dict[str, list[str]]]:
+    """For each route of the API, its methods and the fields of each one's JSON body, read from
+    the API's own OpenAPI schema (a new endpoint is fuzzed with its fields without being
+    listed). Routes outside the schema (the streams, the documentation) are read with GET."""
+    from api.v1 import api
+
+    schema = api.get_openapi_schema()
+    components = schema["components"]["schemas"]
+    operations = {}
+    for path, methods in schema["paths"].items():
+        route = path.lstrip("/").replace("{", "<").replace("}", ">")
+        operations[route] = {}
+        for method, operation in methods.items():
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+            ref = body.get("schema", {}).get("$ref", "")
+            fields = components[ref.rsplit("/", 1)[-1]]["properties"] if ref else {}
+            operations[route][method] = sorted(fields)
+    return operations
+
+
+API_OPERATIONS = api_operations()
+# Any JSON: scalars of every type (integers past any column's range, floats with NaN and
+# infinities, odd strings), then lists and objects of them, nested.
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.sampled_from([2**31, 2**63, 10**30, -(10**30)]),
+    st.floats(),
+    KNOWN,
+    TEXT,
+    ODD,
+)
+JSON = st.recursive(
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT | ODD, inner, max_size=3),
+    max_leaves=8,
+)
+# A value for one field of a body: often a string the site knows, or an odd one.
+FIELD = st.one_of(KNOWN, ODD, ODD, JSON, st.sampled_from([{"play": "Y7"}, {"pass": "B1"}]))
+NO_JSON = st.sampled_from(["", "{", "[" * 100_000, b"\xff\xfe{", '{"a": ' + "9" * 5000 + "}"])
+
+
+def bodies(fields: list[str]):
+    """Mostly an object of the endpoint's own fields, each there or some of them (so that it
+    gets past its schema), else any JSON, or a body that is no JSON at all."""
+    every = st.fixed_dictionaries(dict.fromkeys(fields, FIELD))
+    some = st.fixed_dictionaries({}, optional=dict.fromkeys(fields, FIELD))
+    return st.one_of(every, every, some, JSON, NO_JSON).map(
+        lambda body: body if isinstance(body, str | bytes) else json.dumps(body)
+    )
+
+
+@pytest.mark.parametrize("route", API_ROUTES)
+def test_no_api_call_answers_a_server_error_and_no_refusal_changes_anything(site, route):
+    """Each example is sent by every kind of caller: nobody, the player's session, the player's
+    token, staff."""
+    player = site["player"]
+    _, raw = create_token(player, "fuzz", ["read", "play", "bot"])
+    callers = [(None, {}), (player, {}), (None, {"Authorization": f"Bearer {raw}"})]
+    callers.append((site["users"][2], {}))
+    operations = API_OPERATIONS.get(route, {"get": []})
+    # The most for the endpoints that read a body: a few for the others, which vary by path.
+    examples = 30 if any(operations.values()) else 5
+
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+    @given(
+        path=paths(PATTERNS[route], site),
+        method=st.sampled_from(sorted(operations)),
+        content_type=st.sampled_from(["application/json", "application/json", "text/plain"]),
+        data=st.data(),
+    )
+    def fuzz(path, method, content_type, data):
+        assert resolve(path).route == route
+        body = data.draw(bodies(operations[method]), label="body")
+        url = quote(path, safe="/")
+        for user, headers in callers:
+            client = Client()
+            if user is not None:
+                client.force_login(user)
+            before = snapshot()
+            if method == "get":
+                response = client.get(url, headers=headers)
+            else:
+                response = client.post(url, body, content_type=content_type, headers=headers)
+            assert response.status_code < 500, (path, body[:200], response.content[:300])
+            if response.status_code >= 400 and not left_and_gone(route, path, response, before):
+                assert snapshot() == before, (path, method, body[:200])
+
+    fuzz()
+
+
 # --- every form of ours, directly ---------------------------------------------------------------
 
 
 def our_forms():
-    """Every form class defined in our form modules."""
+    """Every form class defined in our form modules and the token page's (not the bases
+    they share, which have no field)."""
     from django import forms
 
     import accounts.forms
+    import api.views
     import games.forms
 
     return [
         value
-        for module in (games.forms, accounts.forms)
+        for module in (games.forms, accounts.forms, api.views)
         for value in vars(module).values()
         if isinstance(value, type)
         and issubclass(value, forms.BaseForm)
         and value.__module__ == module.__name__
+        and value.base_fields
     ]
 
 
@@ -321,3 +467,21 @@ def test_no_form_raises_on_any_input(form_class, make_person, rf):
         form.is_valid()  # whatever the data, an answer: valid, or errors to show
 
     fuzz()
+
+
+@pytest.mark.parametrize("form_class", our_forms(), ids=lambda c: c.__name__)
+def test_no_form_repeats_a_long_value(form_class, make_person, rf):
+    """Whatever a field's message (Django's "… is not one of the available choices." among
+    them), it quotes at most a short prefix of what was sent."""
+    from django.utils.datastructures import MultiValueDict
+
+    from games.actions.errors import QUOTE_LENGTH
+
+    user = make_person("player")
+    fields = build(form_class, MultiValueDict(), user, rf).fields  # some are added when made
+    sent = "Q" * 999
+    form = build(form_class, MultiValueDict({name: [sent] for name in fields}), user, rf)
+    form.is_valid()
+    for errors in form.errors.values():
+        for message in errors:
+            assert "Q" * QUOTE_LENGTH not in message, (form_class.__name__, message)

@@ -14,16 +14,18 @@ from .conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
 ATTACKER, OWNER, ELSEWHERE = "203.0.113.9", "198.51.100.4", "192.0.2.33"
-LOCKED = "Too many failed login attempts. Try again later."
+LOCKED = "Too many failed login attempts. Try again in"
 
 
 @pytest.fixture(autouse=True)
-def stopped_clock(monkeypatch):
+def clock(monkeypatch):
     """allauth's limits count attempts within windows of time: stop their clock, so that no
-    window closes while the test runs, however slow the machine."""
-    now = time.time()
-    fake = types.SimpleNamespace(time=lambda: now, monotonic=time.monotonic, sleep=time.sleep)
+    window closes while the test runs, however slow the machine (a test moves it on with
+    ``clock.now += seconds``)."""
+    fake = types.SimpleNamespace(now=time.time(), monotonic=time.monotonic, sleep=time.sleep)
+    fake.time = lambda: fake.now
     monkeypatch.setattr("allauth.core.internal.ratelimit.time", fake)
+    return fake
 
 
 def log_in(address: str, login: str, password: str) -> tuple[Client, str]:
@@ -56,6 +58,25 @@ def test_the_owner_s_own_failures_lock_only_their_address(alice):
     assert logged_in(client)
 
 
+def test_the_lock_says_when_it_ends(alice, clock):
+    """5 failures in 5 minutes lock the name from this address: until the first of them is 5
+    minutes old, in words and in Retry-After, counted down as time passes."""
+    for _ in range(5):
+        log_in(OWNER, "alice", "typo")
+        clock.now += 10
+    client = Client(REMOTE_ADDR=OWNER)
+    response = client.post(reverse("account_login"), {"login": "alice", "password": PASSWORD})
+    assert response.status_code == 429 and response["Retry-After"] == "250"
+    assert "Too many failed login attempts. Try again in 5 minutes." in response.content.decode()
+    clock.now += 200
+    response = client.post(reverse("account_login"), {"login": "alice", "password": PASSWORD})
+    assert response["Retry-After"] == "50"
+    assert "Try again in 50 seconds." in response.content.decode()
+    clock.now += 50
+    client, _ = log_in(OWNER, "alice", PASSWORD)
+    assert logged_in(client)
+
+
 def test_one_address_cannot_try_name_after_name(alice, bob):
     for k in range(10):
         log_in(ATTACKER, f"someone{k}", "guess")
@@ -81,3 +102,33 @@ def test_sign_ups_are_limited_per_address():
     assert "Too many requests" in response.content.decode()
     assert sign_up(6, address=ELSEWHERE).status_code == 302
     assert not User.objects.filter(username="newcomer5").exists()
+
+
+def test_a_refused_sign_up_says_when_to_try_again(clock):
+    """5 a minute, then 30 an hour, from one address: the 429 says which ends first, in words
+    and in Retry-After."""
+
+    def sign_up(k: int):
+        data = {
+            "username": f"newcomer{k}",
+            "email": f"newcomer{k}@example.org",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        }
+        return Client(REMOTE_ADDR=ATTACKER).post(reverse("account_signup"), data)
+
+    for k in range(5):
+        assert sign_up(k).status_code == 302
+        clock.now += 1
+    response = sign_up(5)  # the first of the 5 is 5 seconds old
+    assert response.status_code == 429 and response["Retry-After"] == "55"
+    assert "Try again in 55 seconds." in response.content.decode()
+    for k in range(5, 30):  # 5 each minute and a second, up to the hour's 30
+        if k % 5 == 0:
+            clock.now += 61
+        assert sign_up(k).status_code == 302
+    clock.now += 61
+    response = sign_up(30)  # the first sign-up of the hour was 6 * 61 + 5 seconds ago
+    wait = 3600 - (6 * 61 + 5)
+    assert response.status_code == 429 and response["Retry-After"] == str(wait)
+    assert f"Try again in {-(-wait // 60)} minutes." in response.content.decode()

@@ -141,6 +141,39 @@ def test_a_private_game_is_no_one_else_s(act, alice, bob):
     refusal(Caller(bob).get(f"/games/{game.pk}"), 404, "no_game")
 
 
+def test_joining_reveals_nothing_of_a_private_game(act, alice, bob, carol, make_person):
+    """An outsider's join is answered as a missing game's, whether the private table is open
+    or in play: not "private" nor "started"."""
+    from games.actions import invite_player, join_game
+
+    open_table = act(create_game, alice, players=3, visibility="private")
+    in_play = act(create_game, alice, players=2, visibility="private")
+    act(join_game, bob, in_play.pk, in_play.invite_code)
+    outsider = Caller(make_person("mallory"))
+    missing = outsider.post("/games/999999/join")
+    refusal(missing, 404, "no_game")
+    for game in (open_table, in_play):
+        for body in ({}, {"invite": "wrong"}):
+            answer = outsider.post(f"/games/{game.pk}/join", body)
+            assert (answer.status_code, answer.content) == (404, missing.content)
+    assert not Game.objects.filter(seats__user__username="mallory").exists()
+    # Whoever the table was meant for still joins: an invited player, and the code's holder.
+    act(invite_player, alice, open_table.pk, "carol")
+    assert Caller(carol).post(f"/games/{open_table.pk}/join").status_code == 200
+    holder = outsider.post(f"/games/{open_table.pk}/join", {"invite": open_table.invite_code})
+    assert holder.status_code == 200 and holder.json()["status"] == "active"
+
+
+def test_an_action_that_finds_no_game_answers_as_a_missing_game(caller, monkeypatch):
+    """A game removed between the check of who may see it and the action (someone's leave, at
+    the same moment) is a missing game: 404, not the action's 400."""
+    missing = caller.get("/games/999999").content
+    monkeypatch.setattr("api.v1.visible_game", lambda request, game_id, invite_code="": None)
+    for action in ("join", "leave", "start"):
+        answer = caller.post(f"/games/999999/{action}")
+        assert (answer.status_code, answer.content) == (404, missing)
+
+
 def test_the_session_works_with_csrf(alice):
     client = Client(enforce_csrf_checks=True)
     client.force_login(alice)

@@ -1,6 +1,8 @@
 """Input any visitor can send gets a clear answer and changes nothing: never a 500. Each case was
 found by an audit of the site over HTTP (issue 12)."""
 
+import json
+
 import pytest
 from django.core import mail, signing
 from django.urls import reverse
@@ -58,6 +60,45 @@ def test_a_nul_byte_in_a_form_or_a_cookie_is_refused_and_changes_nothing(client,
     assert client.get(reverse("lobby")).status_code == 400
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"username": "a\x00b", "invite": "a\x00b"},
+        {"username": "y" * 1001, "invite": "y" * 1001},
+        {"a\x00": 1, "username": "robo", "invite": ""},  # a key
+        {"username": "robo", "invite": "", "deep": [[{"x": ["\x00"]}]]},
+    ],
+)
+def test_a_nul_byte_or_an_over_long_string_in_a_json_body_is_refused(client, alice, bob, body):
+    """The API reads JSON, which no form check sees: the guard walks it (every key and value,
+    at any depth) and refuses in the API's own shape. On PostgreSQL a NUL was a 500."""
+    from accounts.models import User
+    from games.actions import become_bot_account
+
+    robo = User.objects.create_user("robo", "robo@example.com", "pw")
+    become_bot_account(robo)
+    game = create_game(alice, players=3)
+    version = game.version
+    for user, action in ((alice, "seat-bot"), (bob, "join")):
+        client.force_login(user)
+        for content_type in ("application/json", "text/plain"):  # the API parses either
+            response = client.post(
+                f"/api/v1/games/{game.pk}/{action}", json.dumps(body), content_type=content_type
+            )
+            assert response.status_code == 400, response.content
+            answer = response.json()
+            assert answer["code"] == "malformed" and "null character" in answer["message"]
+    game.refresh_from_db()
+    seated = list(game.seats.exclude(user=None).values_list("user", flat=True))
+    assert game.version == version and seated == [alice.pk]
+    # The same calls with clean strings go through: the refusal was the guard's.
+    client.force_login(alice)
+    response = client.post(
+        f"/api/v1/games/{game.pk}/seat-bot", {"username": "robo"}, content_type="application/json"
+    )
+    assert response.status_code == 200, response.content
+
+
 def test_an_over_long_value_is_refused_and_nothing_repeats_it(client, table, alice):
     client.force_login(alice)
     response = client.post(reverse("game_invite_player", args=[table.pk]), {"username": HUGE})
@@ -80,6 +121,17 @@ def test_messages_quote_a_short_prefix_of_the_input(client, table, alice, length
     )
     body = response.content.decode()
     assert "There is no bot level" in body and "q" * QUOTE_LENGTH not in body
+    # Django's own messages for a choice that is not offered, on the settings and vacation pages.
+    settings = {"display_name": "", "time_zone": "t" * length, "email_turn": "at_once"}
+    response = client.post(reverse("settings"), settings, follow=True)
+    body = response.content.decode()
+    assert "is not one of the available choices" in body
+    assert "t" * QUOTE_LENGTH not in body and "t" * (QUOTE_LENGTH - 1) in body
+    response = client.post(reverse("vacation"), {"action": "v" * length, "days": 1}, follow=True)
+    body = response.content.decode()
+    assert "is not one of the available choices" in body
+    assert "v" * QUOTE_LENGTH not in body and "v" * (QUOTE_LENGTH - 1) in body
+    assert not Vacation.objects.exists()
 
 
 def test_the_engine_s_refusals_quote_a_short_prefix_too():
