@@ -19,7 +19,7 @@ from games.actions.deadlines import due
 from games.actions.turns import TIMEOUT_GRACE
 from games.models import Game, MoveRecord
 
-from .conftest import seat_of, state_of
+from .conftest import form_data, seat_of, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -125,6 +125,35 @@ def test_a_choice_made_while_others_chose_is_taken_and_nothing_else_stale_is(
         submit_move(carol, game.pk, version, choice_of(game, carol))
     with pytest.raises(StaleVersion):
         submit_move(carol, game.pk, version, choice_of(game, carol), round_number=round_number - 1)
+
+
+def hidden_inputs(page: str) -> dict:
+    """The hidden fields of the page's discard or pass form, as the browser would post them."""
+    form = re.search(r'<form [^>]*class="choice-form">(.*?)</form>', page, re.S).group(1)
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', form))
+
+
+def test_a_choice_posted_from_a_page_loaded_before_another_seat_chose_is_taken(
+    act, client, alice, bob, carol
+):
+    game = discard_phase(act, [alice, bob, carol], random.Random(1))
+    client.force_login(bob)
+    fields = hidden_inputs(client.get(reverse("game", args=[game.pk])).content.decode())
+    assert fields["version"] == str(game.version)
+    round_number = state_of(game).round
+    assert fields["round"] == str(round_number)
+    alices = choice_of(game, alice)
+    act(submit_move, alice, game.pk, game.version, alices, round_number=round_number)
+    choice = form_data({"seat": seat_of(game, bob), **choice_of(game, bob)})
+    post = {**fields, **choice}
+    page = client.post(reverse("game_move", args=[game.pk]), post, follow=True)
+    assert state_of(game).choices[seat_of(game, bob)] is not None, "his choice is taken"
+    assert "The game has moved on" not in page.content.decode()
+    moves = game.moves.count()
+    page = client.post(reverse("game_move", args=[game.pk]), post, follow=True)
+    assert page.status_code == 200
+    assert "The game has moved on" in page.content.decode(), "not twice"
+    assert game.moves.count() == moves
 
 
 @pytest.mark.postgres
