@@ -195,12 +195,14 @@ def test_two_seats_choosing_in_the_same_instant_are_both_taken(on_postgres, alic
 # --- fair autopilot -----------------------------------------------------------------------------
 
 
-def absent_until_over(act, game, present, clock, rng, django_capture_on_commit_callbacks):
+def absent_until_over(
+    act, game, present, clock, rng, django_capture_on_commit_callbacks, until=None
+):
     """``present`` plays random moves; whoever else must act times out (the sweep's stand-in),
-    then plays on autopilot; until the game is over."""
+    then plays on autopilot; until the game is over, or ``until(game)``."""
     for _ in range(5000):
         game.refresh_from_db()
-        if game.status == Game.Status.FINISHED:
+        if game.status == Game.Status.FINISHED or (until and until(game)):
             return game
         state = state_of(game)
         seat = seat_of(game, present)
@@ -246,10 +248,53 @@ def test_a_player_who_leaves_on_autopilot_ranks_last_and_is_not_told_they_won(
     assert MoveRecord.objects.filter(game=game, seat=bob_seat, autopilot=True).exists()
     client.force_login(alice)
     log = client.get(reverse("game_log", args=[game.pk])).content.decode()
-    assert "(autopilot: a bot moved)" in log
+    assert AUTOPILOT in log
     page = client.get(reverse("game", args=[game.pk])).content.decode()
     assert re.findall(r'data-rank-seat="(\d)"', page) == [str(alice_seat), str(bob_seat)]
     assert "left the game: ranked last" in page
+    replay = reverse("game_replay", args=[game.pk])
+    moves = MoveRecord.objects.filter(game=game).order_by("number")
+    for step, mark in (
+        (moves.filter(autopilot=True).first().number, AUTOPILOT),
+        (moves.filter(timeout=True).first().number, TIMED_OUT),
+        (moves.filter(seat=alice_seat).first().number, None),
+    ):
+        shown = replay_move(client.get(f"{replay}?step={step}").content.decode())
+        assert (mark and mark in shown) or (not mark and "a bot moved" not in shown), step
+
+
+AUTOPILOT, TIMED_OUT = "(autopilot: a bot moved)", "(timed out: a bot moved)"
+
+
+def replay_move(page: str) -> str:
+    """The replay's line saying which move this step is."""
+    return re.search(r'<p class="replay-move"[^>]*>(.*?)</p>', page, re.S).group(1)
+
+
+def test_the_side_log_marks_a_move_made_on_autopilot(
+    act, client, alice, bob, clock, django_capture_on_commit_callbacks
+):
+    game = act(create_game, alice, players=2, move_seconds=60)
+    act(join_game, bob, game.pk)
+
+    def autopilot_this_round(game):
+        this_round = state_of(game).round
+        return MoveRecord.objects.filter(game=game, autopilot=True, round=this_round).exists()
+
+    game = absent_until_over(
+        act,
+        game,
+        alice,
+        clock,
+        random.Random(0),
+        django_capture_on_commit_callbacks,
+        until=autopilot_this_round,
+    )
+    assert game.status != Game.Status.FINISHED
+    client.force_login(alice)
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    log = re.search(r'<ol class="log-list".*?</ol>', page, re.S).group(0)
+    assert AUTOPILOT in log
 
 
 def test_a_game_nobody_played_after_its_first_round_is_unrated(
