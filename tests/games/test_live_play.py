@@ -301,13 +301,22 @@ def test_a_game_nobody_played_after_its_first_round_is_unrated(
     act, alice, clock, django_capture_on_commit_callbacks
 ):
     game = act(create_game, alice, players=3, bots=["easy", "easy"], move_seconds=60)
+    seat, rng = seat_of(game, alice), random.Random(3)
     for _ in range(2000):
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED:
             break
-        clock.advance(minutes=2)
+        state = state_of(game)
+        if state.round == 1 and seat in engine.to_act(state):  # she plays round 1 herself
+            move = rng.choice(engine.view(state, seat)["legal"])
+            del move["seat"]
+            act(submit_move, alice, game.pk, game.version, move)
+            continue
+        clock.advance(minutes=2)  # then she is gone: timeouts, then autopilot
         with django_capture_on_commit_callbacks(execute=True):
             due()
     assert game.status == Game.Status.FINISHED and game.seats.get(user=alice).autopilot
+    hers = MoveRecord.objects.filter(game=game, seat=seat, by_bot=False)
+    assert hers.filter(round=1).exists() and not hers.filter(round__gt=1).exists()
     assert not RatingChange.objects.filter(game=game).exists()
     assert not Rating.objects.filter(user=alice).exists()
