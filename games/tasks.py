@@ -11,7 +11,7 @@ from celery import shared_task
 from django.conf import settings
 
 from games import notifications
-from games.actions import play_bot_move, play_timeout_move
+from games.actions import bot_must_act, play_bot_move, play_timeout_move
 from games.actions.deadlines import due
 
 # A game has at most 10 rounds of at most 85 moves; a bound keeps a bug from looping forever.
@@ -23,13 +23,14 @@ def _repeat(move, game_id: int, version: int, pause: float = 0.0) -> tuple[int, 
     (moves made, last version)."""
     moves = 0
     while moves < MAX_BOT_MOVES:
-        if moves and pause:
-            time.sleep(pause)
         next_version = move(game_id, version)
         if next_version is None:
             break
         version = next_version
         moves += 1
+        # Only between two bot moves: after the last one the worker is free for other tables.
+        if pause and bot_must_act(game_id, version):
+            time.sleep(pause)
     return moves, version
 
 

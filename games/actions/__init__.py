@@ -24,6 +24,7 @@ from .lobby import (
 )
 from .moves import (
     abort_game,
+    bot_must_act,
     come_back,
     play_bot_move,
     play_timeout_move,
@@ -34,6 +35,7 @@ from .moves import (
 __all__ = [
     "ActionError",
     "abort_game",
+    "bot_must_act",
     "StaleVersion",
     "add_bot",
     "become_bot_account",

@@ -105,7 +105,7 @@ def play_bot_move(game_id: int, version: int, now=None) -> int | None:
             return None
         state = state_from_json(game.state)
         bots = bot_levels(game)
-        seat = next((s for s in to_act(state) if s in bots), None)
+        seat = _bot_to_act(state, bots)
         if seat is None:
             return None
         bot = site_bot(bots[seat], seed=f"{game.seed}/{game.version}/{seat}")
@@ -114,6 +114,18 @@ def play_bot_move(game_id: int, version: int, now=None) -> int | None:
         outcome = engine.play(state, move)
         do_move(game, state, outcome, move, by_bot=True, autopilot=autopilot, now=now)
         return game.version
+
+
+def bot_must_act(game_id: int, version: int) -> bool:
+    """Whether ``play_bot_move`` would find a move to make at ``version`` (read, not locked)."""
+    game = Game.objects.filter(pk=game_id, version=version, status=Game.Status.ACTIVE).first()
+    if game is None:
+        return False
+    return _bot_to_act(state_from_json(game.state), bot_levels(game)) is not None
+
+
+def _bot_to_act(state, bots: dict[int, str]) -> int | None:
+    return next((s for s in to_act(state) if s in bots), None)
 
 
 def site_bot(level: str, seed: str):

@@ -19,7 +19,7 @@ from games.actions.deadlines import due
 from games.actions.turns import TIMEOUT_GRACE
 from games.models import Game, MoveRecord
 
-from .conftest import seat_of, state_of
+from .conftest import form_data, seat_of, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -127,6 +127,35 @@ def test_a_choice_made_while_others_chose_is_taken_and_nothing_else_stale_is(
         submit_move(carol, game.pk, version, choice_of(game, carol), round_number=round_number - 1)
 
 
+def hidden_inputs(page: str) -> dict:
+    """The hidden fields of the page's discard or pass form, as the browser would post them."""
+    form = re.search(r'<form [^>]*class="choice-form">(.*?)</form>', page, re.S).group(1)
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', form))
+
+
+def test_a_choice_posted_from_a_page_loaded_before_another_seat_chose_is_taken(
+    act, client, alice, bob, carol
+):
+    game = discard_phase(act, [alice, bob, carol], random.Random(1))
+    client.force_login(bob)
+    fields = hidden_inputs(client.get(reverse("game", args=[game.pk])).content.decode())
+    assert fields["version"] == str(game.version)
+    round_number = state_of(game).round
+    assert fields["round"] == str(round_number)
+    alices = choice_of(game, alice)
+    act(submit_move, alice, game.pk, game.version, alices, round_number=round_number)
+    choice = form_data({"seat": seat_of(game, bob), **choice_of(game, bob)})
+    post = {**fields, **choice}
+    page = client.post(reverse("game_move", args=[game.pk]), post, follow=True)
+    assert state_of(game).choices[seat_of(game, bob)] is not None, "his choice is taken"
+    assert "The game has moved on" not in page.content.decode()
+    moves = game.moves.count()
+    page = client.post(reverse("game_move", args=[game.pk]), post, follow=True)
+    assert page.status_code == 200
+    assert "The game has moved on" in page.content.decode(), "not twice"
+    assert game.moves.count() == moves
+
+
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_two_seats_choosing_in_the_same_instant_are_both_taken(on_postgres, alice, bob, carol):
@@ -166,12 +195,14 @@ def test_two_seats_choosing_in_the_same_instant_are_both_taken(on_postgres, alic
 # --- fair autopilot -----------------------------------------------------------------------------
 
 
-def absent_until_over(act, game, present, clock, rng, django_capture_on_commit_callbacks):
+def absent_until_over(
+    act, game, present, clock, rng, django_capture_on_commit_callbacks, until=None
+):
     """``present`` plays random moves; whoever else must act times out (the sweep's stand-in),
-    then plays on autopilot; until the game is over."""
+    then plays on autopilot; until the game is over, or ``until(game)``."""
     for _ in range(5000):
         game.refresh_from_db()
-        if game.status == Game.Status.FINISHED:
+        if game.status == Game.Status.FINISHED or (until and until(game)):
             return game
         state = state_of(game)
         seat = seat_of(game, present)
@@ -217,23 +248,75 @@ def test_a_player_who_leaves_on_autopilot_ranks_last_and_is_not_told_they_won(
     assert MoveRecord.objects.filter(game=game, seat=bob_seat, autopilot=True).exists()
     client.force_login(alice)
     log = client.get(reverse("game_log", args=[game.pk])).content.decode()
-    assert "(autopilot: a bot moved)" in log
+    assert AUTOPILOT in log
     page = client.get(reverse("game", args=[game.pk])).content.decode()
     assert re.findall(r'data-rank-seat="(\d)"', page) == [str(alice_seat), str(bob_seat)]
     assert "left the game: ranked last" in page
+    replay = reverse("game_replay", args=[game.pk])
+    moves = MoveRecord.objects.filter(game=game).order_by("number")
+    for step, mark in (
+        (moves.filter(autopilot=True).first().number, AUTOPILOT),
+        (moves.filter(timeout=True).first().number, TIMED_OUT),
+        (moves.filter(seat=alice_seat).first().number, None),
+    ):
+        shown = replay_move(client.get(f"{replay}?step={step}").content.decode())
+        assert (mark and mark in shown) or (not mark and "a bot moved" not in shown), step
+
+
+AUTOPILOT, TIMED_OUT = "(autopilot: a bot moved)", "(timed out: a bot moved)"
+
+
+def replay_move(page: str) -> str:
+    """The replay's line saying which move this step is."""
+    return re.search(r'<p class="replay-move"[^>]*>(.*?)</p>', page, re.S).group(1)
+
+
+def test_the_side_log_marks_a_move_made_on_autopilot(
+    act, client, alice, bob, clock, django_capture_on_commit_callbacks
+):
+    game = act(create_game, alice, players=2, move_seconds=60)
+    act(join_game, bob, game.pk)
+
+    def autopilot_this_round(game):
+        this_round = state_of(game).round
+        return MoveRecord.objects.filter(game=game, autopilot=True, round=this_round).exists()
+
+    game = absent_until_over(
+        act,
+        game,
+        alice,
+        clock,
+        random.Random(0),
+        django_capture_on_commit_callbacks,
+        until=autopilot_this_round,
+    )
+    assert game.status != Game.Status.FINISHED
+    client.force_login(alice)
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    log = re.search(r'<ol class="log-list".*?</ol>', page, re.S).group(0)
+    assert AUTOPILOT in log
 
 
 def test_a_game_nobody_played_after_its_first_round_is_unrated(
     act, alice, clock, django_capture_on_commit_callbacks
 ):
     game = act(create_game, alice, players=3, bots=["easy", "easy"], move_seconds=60)
+    seat, rng = seat_of(game, alice), random.Random(3)
     for _ in range(2000):
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED:
             break
-        clock.advance(minutes=2)
+        state = state_of(game)
+        if state.round == 1 and seat in engine.to_act(state):  # she plays round 1 herself
+            move = rng.choice(engine.view(state, seat)["legal"])
+            del move["seat"]
+            act(submit_move, alice, game.pk, game.version, move)
+            continue
+        clock.advance(minutes=2)  # then she is gone: timeouts, then autopilot
         with django_capture_on_commit_callbacks(execute=True):
             due()
     assert game.status == Game.Status.FINISHED and game.seats.get(user=alice).autopilot
+    hers = MoveRecord.objects.filter(game=game, seat=seat, by_bot=False)
+    assert hers.filter(round=1).exists() and not hers.filter(round__gt=1).exists()
     assert not RatingChange.objects.filter(game=game).exists()
     assert not Rating.objects.filter(user=alice).exists()

@@ -51,9 +51,18 @@ async def read_stream(game_id: int, until_version: int, lifetime: float = 30.0) 
     return chunks
 
 
+def told_only_from_elsewhere(monkeypatch):
+    """As if every move were made by another process (a worker, another web process): this
+    process's streams are not told of it directly."""
+    monkeypatch.setattr(live.hub, "tell_here", lambda *told: None)
+
+
 @pytest.mark.django_db(transaction=True)
-def test_a_move_made_elsewhere_reaches_an_open_stream_from_the_database(alice, bob, settings):
+def test_a_move_made_elsewhere_reaches_an_open_stream_from_the_database(
+    alice, bob, settings, monkeypatch
+):
     settings.REDIS_URL = ""  # the embedded default: the hub reads the database
+    told_only_from_elsewhere(monkeypatch)
     game = create_game(alice, players=2)
 
     async def scenario():
@@ -65,6 +74,35 @@ def test_a_move_made_elsewhere_reaches_an_open_stream_from_the_database(alice, b
     chunks = asyncio.run(scenario())
     assert versions_in(chunks) == [0, 1]
     assert chunks[0].startswith("retry: 1000\n"), "the browser reconnects within a second"
+
+
+@pytest.mark.postgres  # with the PostgreSQL pass, which has the machine's Redis
+@pytest.mark.django_db(transaction=True)
+def test_a_move_made_elsewhere_reaches_an_open_stream_through_redis(
+    alice, bob, settings, monkeypatch
+):
+    settings.REDIS_URL = "redis://127.0.0.1:6379/8"
+    live._redis = None
+    told_only_from_elsewhere(monkeypatch)
+    monkeypatch.setattr(live, "DB_CHECK", 3600.0)  # the database checks never come:
+    monkeypatch.setattr(live, "DB_SAFETY_CHECK", 3600.0)  # only pub/sub can tell the stream
+    game = create_game(alice, players=2)
+
+    async def scenario():
+        reading = asyncio.ensure_future(read_stream(game.pk, until_version=1))
+        for _ in range(100):
+            if live.hub.redis_up:
+                break
+            await asyncio.sleep(0.05)
+        assert live.hub.redis_up, "the hub subscribed"
+        await asyncio.sleep(0.1)  # and Redis has read the subscription before the move comes
+        await sync_to_async(join_game)(bob, game.pk)  # announced through Redis, on commit
+        return await asyncio.wait_for(reading, 3)
+
+    try:
+        assert versions_in(asyncio.run(scenario())) == [0, 1]
+    finally:
+        live._redis = None
 
 
 @pytest.mark.django_db(transaction=True)

@@ -3,7 +3,7 @@
 import pytest
 from django.core import mail
 
-from games import engine
+from games import engine, live, queue, tasks
 from games.actions import create_game, join_game
 from games.models import Game, MoveRecord, PendingEmail
 from games.tasks import play_bots, play_timeouts, send_email
@@ -44,6 +44,37 @@ def test_a_person_s_turn_stops_the_task(act, alice, bob):
     play_bots(game.pk, game.version)
     game.refresh_from_db()
     assert play_bots(game.pk, game.version) == 0
+
+
+@pytest.mark.django_db(transaction=True)  # each bot move commits, and is announced, in turn
+def test_the_bots_of_a_table_answer_one_after_another_in_one_task(alice, settings, monkeypatch):
+    settings.BOT_PAUSE_SECONDS = 0.25
+    announced, pauses = [], []
+    # the task under test is the only one to run: the bot turns it queues are dropped
+    monkeypatch.setattr(queue, "publish", lambda *task, **options: True)
+    monkeypatch.setattr(
+        live,
+        "announce",
+        lambda game_id, version, kind=live.VERSION: announced.append((game_id, version, kind)),
+    )
+    monkeypatch.setattr(tasks.time, "sleep", pauses.append)
+    for _ in range(50):
+        game = create_game(alice, players=4, bots=["easy", "easy", "easy"])
+        alice_seat = game.seats.get(user=alice).position
+        if engine.to_act(engine.state_from_json(game.state)) == ((alice_seat + 1) % 4,):
+            break  # the three bots, then alice
+    else:
+        raise AssertionError("no deal with the three bots first")
+    version = game.version
+    announced.clear()
+    made = play_bots(game.pk, version)
+    game.refresh_from_db()
+    state = engine.state_from_json(game.state)
+    assert made == 3 and engine.to_act(state) == (alice_seat,)
+    assert announced == [(game.pk, version + n, live.VERSION) for n in (1, 2, 3)]
+    assert game.version == version + 3
+    assert MoveRecord.objects.filter(game=game, by_bot=True).count() == 3
+    assert pauses == [0.25, 0.25], "between two bot moves, not after the last"
 
 
 def test_the_timeout_task_is_safe_to_run_twice_or_late(act, alice, clock):
