@@ -30,6 +30,7 @@ from .helpers import (
     assert_accessible,
     assert_in_first_screen,
     assert_no_sideways_scroll,
+    assert_readable,
     logged_in_context,
     shoot,
     wait_for_update,
@@ -52,6 +53,7 @@ WORDS = {
         "pass": "Pass this card",
         "step": "Move {step} of {total}",
         "bonus": "holds the bonus card",
+        "bot": "bot",
     },
     "fr": {
         "rematch": "Revanche",
@@ -62,6 +64,7 @@ WORDS = {
         "pass": "Passer cette carte",
         "step": "Coup {step} sur {total}",
         "bonus": "tient la carte bonus",
+        "bot": "bot",
     },
 }
 
@@ -136,7 +139,7 @@ class Table:
                 self.discard_or_pass()
             elif phase == "tricks":
                 self.photograph("trick")
-                self.phone_fits()
+                self.phone_fits("phone-fit")
                 if self.play_by_keyboard():
                     seen["tricks_finished_by_me"] += 1
                 seen["keyboard_plays"] += 1
@@ -212,17 +215,28 @@ class Table:
         expect(game.locator(f'.seat[data-seat="{partner}"] .mark-team')).to_be_visible()
         return partner
 
-    def phone_fits(self):
-        """At 375×812 the turn, the trick and the hand are all in the first screen."""
-        if "phone-fit" in self.shot:
+    def phone_fits(self, check: str, also=()):
+        """At 375×812 the turn, the trick and the hand (and ``also``) are all in the first
+        screen; the other seats show their team as a chip, and the marks that make room for
+        it (bot) are still read out."""
+        if check in self.shot:
             return
-        self.shot.add("phone-fit")
+        self.shot.add(check)
         phone = self.phone
         phone.goto(self.desktop.url)
         expect(phone.locator("#game .status.your-turn")).to_be_visible()
-        for selector in ("#game .status", "#game .center", "#game .hand"):
+        for selector in ("#game .status", "#game .center", "#game .hand", *also):
             assert_in_first_screen(phone, selector)
         assert_no_sideways_scroll(phone)
+        others = phone.locator(".felt .seat:not(.me)")
+        if self.players > 2:
+            expect(others.locator(".mark-team")).to_have_count(self.players - 1)
+            for k in range(self.players - 1):
+                assert_readable(others.locator(".mark-team").nth(k))
+        for k in range(others.locator(".mark-dealer").count()):
+            assert_readable(others.locator(".mark-dealer").nth(k))
+        bot = re.compile(rf"^\s*{self.words['bot']}\s*$")
+        expect(others.get_by_role("listitem").filter(has_text=bot)).to_have_count(self.players - 1)
 
     def play_by_keyboard(self) -> bool:
         """Play a card with the keyboard alone: the focus is on the hand already; the arrows
