@@ -3,8 +3,9 @@
 
 Round 1 is played in the browser by clicking and, in the trick phase, with the keyboard only;
 the rest of the game is moved on through the site's own actions (the Easy bots answer at once)
-and the browser comes back for team choice by clicking seats, the last round, game over with
-its ranking and rematch, and the replay. Each phase is photographed at both sizes into
+and the browser comes back for team choice by clicking seats (with Tab and Enter alone at 5
+players), the last round, game over with its ranking and rematch, and the replay. The terms are
+checked in view in every phase at both sizes. Each phase is photographed at both sizes into
 tests/browser/screenshots/ and audited with axe-core.
 """
 
@@ -85,6 +86,7 @@ class Table:
         self.phone = logged_in_context(browser, live_server, self.user, **PHONE).new_page()
         self.url = f"/games/{self.game.pk}/"
         self.shot = set()
+        self.checked = set()
 
     def close(self):
         self.desktop.context.close()
@@ -133,12 +135,15 @@ class Table:
                 self.place_token()
             elif phase == "teams":
                 self.photograph("teams")
+                self.terms_in_view("teams")
                 self.choose_teams()
             elif phase == "discard":
                 self.photograph("discard")
+                self.terms_in_view("discard")
                 self.discard_or_pass()
             elif phase == "tricks":
                 self.photograph("trick")
+                self.terms_in_view("tricks")
                 self.phone_fits("phone-fit")
                 if self.play_by_keyboard():
                     seen["tricks_finished_by_me"] += 1
@@ -193,15 +198,27 @@ class Table:
         form.get_by_role("button", name=self.words["discard"], exact=True).click()
 
     def choose_teams(self):
-        """Click the seats: a partner, and at 5 players the bonus holder; read the sentence."""
+        """Pick the seats: a partner, and at 5 players the bonus holder; read the sentence.
+        At 5 players with the keyboard alone (Tab to the seat's button, Enter), else by
+        clicking the seats."""
         game = self.game_el
+        keyboard = self.players == 5
         partner = (self.seat + 2) % self.players
         seat = game.locator(f'.felt .seat[data-seat="{partner}"]')
-        seat.locator(".seat-figures").click()  # the seat itself, not its name's link
-        expect(seat.locator(".pick-partner")).to_have_attribute("aria-pressed", "true")
+        pick = seat.locator(".pick-partner")
+        if keyboard:
+            self.press_on(pick, "Enter")
+        else:
+            seat.locator(".seat-figures").click()  # the seat itself, not its name's link
+        expect(pick).to_have_attribute("aria-pressed", "true")
         expect(game.locator(f"#partner-{partner}")).to_be_checked()
         if self.players == 5:
-            game.locator(f'.seat[data-seat="{partner}"] .pick-bonus').click()
+            bonus = seat.locator(".pick-bonus")
+            if keyboard:
+                self.press_on(bonus, "Enter")
+            else:
+                bonus.click()
+            expect(bonus).to_have_attribute("aria-pressed", "true")
             expect(game.locator(f"#bonus-{partner}")).to_be_checked()
         sentence = game.locator("#team-sentence")
         partner_name = seat.locator(".seat-name").inner_text()
@@ -210,10 +227,36 @@ class Table:
             expect(sentence).to_contain_text(self.words["bonus"])
         self.photograph("teams-chosen")
         version = game.get_attribute("data-version")
-        game.get_by_role("button", name=self.words["teams"]).click()
+        confirm = game.get_by_role("button", name=self.words["teams"])
+        if keyboard:
+            self.press_on(confirm, "Enter")
+        else:
+            confirm.click()
         wait_for_update(self.desktop, version)
         expect(game.locator(f'.seat[data-seat="{partner}"] .mark-team')).to_be_visible()
         return partner
+
+    def press_on(self, target, key: str) -> None:
+        """Tab from where the focus is until ``target`` has it, as a keyboard user would
+        (past the page's end Tab comes round to its start), then press ``key``."""
+        page = self.desktop
+        for _ in range(100):
+            if target.evaluate("el => el === document.activeElement"):
+                page.keyboard.press(key)
+                return
+            page.keyboard.press("Tab")
+        raise AssertionError(f"Tab never reached {target}")
+
+    def terms_in_view(self, phase: str) -> None:
+        """The round's five terms are on screen at both sizes while ``phase`` is decided."""
+        if phase in self.checked:
+            return
+        self.checked.add(phase)
+        expect(self.game_el.locator(".terms .term")).to_have_count(5)
+        expect(self.game_el.locator(".terms")).to_be_visible()
+        self.phone.goto(self.desktop.url)
+        expect(self.phone.locator("#game")).to_have_attribute("data-phase", phase)
+        expect(self.phone.locator("#game .terms")).to_be_visible()
 
     def phone_fits(self, check: str, also=()):
         """At 375×812 the turn, the trick and the hand (and ``also``) are all in the first
@@ -248,8 +291,28 @@ class Table:
         expect(focused).to_have_class(re.compile(r"\bplayable\b"))
         in_trick = game.locator('.trick[data-zone="trick"] [data-card]').count()
         last_to_play = in_trick == self.players - 1
+        if in_trick:
+            winning = game.locator('.trick[data-zone="trick"] .play.winning')
+            expect(winning).to_have_count(1)
+            expect(winning).to_be_visible()
         at = "[...document.querySelectorAll('.hand .card-button')].indexOf(document.activeElement)"
         first = page.evaluate(at)
+        refused = game.locator(".hand .card-button.unplayable")
+        if refused.count() and "why" not in self.checked:
+            # Why a card may not be played shows when the keyboard reaches it, not before.
+            self.checked.add("why")
+            expect(refused.locator(".why").first).to_be_hidden()
+            steps = 0
+            while not page.evaluate("document.activeElement.matches('.unplayable')"):
+                page.keyboard.press("ArrowRight")
+                steps += 1
+                assert steps <= SETUPS[self.players].hand, "the arrows never reached it"
+            reason = page.locator(":focus .why")
+            expect(reason).to_be_visible()
+            expect(reason).not_to_be_empty()
+            for _ in range(steps):
+                page.keyboard.press("ArrowLeft")
+            assert page.evaluate(at) == first
         if game.locator(".hand .card-button").count() > 1:
             page.keyboard.press("ArrowRight")
             assert page.evaluate(at) == first + 1 or page.evaluate(at) == 0
@@ -266,6 +329,11 @@ class Table:
             expect(done.locator(f'[data-card="{card}"]').first).to_be_attached()
             expect(done.locator(".play.winning")).to_have_count(1)
             self.photograph("trick-finished")
+            if (
+                game.get_attribute("data-phase") == "tricks"
+                and game.get_attribute("data-my-turn") == "1"
+            ):
+                self.phone_fits("phone-fit-last-trick", also=['[data-zone="last-trick"]'])
         return last_to_play
 
     # --- the rest of the game --------------------------------------------------------------------
@@ -326,6 +394,7 @@ def test_a_whole_game_at_the_table(table):
         expect(game).to_have_attribute("data-phase", "teams")
         expect(game.locator(f'.seat[data-seat="{me}"] .mark-first')).to_be_visible()
         table.photograph("teams")
+        table.terms_in_view("teams")
         table.choose_teams()
 
     # A discard or pass round, if round 1 had none: the terms stay in view while choosing.
@@ -335,15 +404,21 @@ def test_a_whole_game_at_the_table(table):
             prefer=prefer_boxes(table.seat, n, table.rule),
         )
         expect(game).to_have_attribute("data-phase", "discard")
-        expect(game.locator(".terms")).to_be_visible()
         table.photograph("discard")
+        table.terms_in_view("discard")
 
     # The last round: the terms stay in view in the trick phase.
     last = SETUPS[n].rounds
     table.move_on(lambda s: s.round == last and s.phase == "tricks" and s.turn == table.seat)
     expect(game.locator(".round-number")).to_contain_text(str(last))
-    expect(game.locator(".terms")).to_be_visible()
     table.photograph("last-round")
+    table.checked.discard("tricks")
+    table.terms_in_view("tricks")
+    # No check was steered round: the terms in every phase, a card's refusal on the keyboard,
+    # the phone's first screen beside a finished trick.
+    phases = {"discard", "tricks"} | ({"teams"} if n > 2 else set())
+    assert phases | {"why"} <= table.checked, table.checked
+    assert "phone-fit-last-trick" in table.shot
 
     # Game over: ranked, the rating moved, a rematch with the same seats.
     table.move_on(lambda s: False)
