@@ -140,7 +140,8 @@ class Table:
             elif phase == "discard":
                 self.photograph("discard")
                 self.terms_in_view("discard")
-                self.discard_or_pass()
+                # The others choose meanwhile: the version to wait past is the one it is sent on.
+                version = self.discard_or_pass()
             elif phase == "tricks":
                 self.photograph("trick")
                 self.terms_in_view("tricks")
@@ -177,14 +178,16 @@ class Table:
         others = buttons.and_(self.desktop.locator(f':not([data-box="first:{self.seat}"])'))
         (others if others.count() else buttons).first.click()
 
-    def discard_or_pass(self):
+    def discard_or_pass(self) -> str:
+        """Tick the cards and send them; the version of the table they were sent from."""
         form = self.game_el.locator(".choice-form")
         cards = form.locator("label.card-choice")
         if form.locator("input[name=card]").count():
             cards.last.click()
             self.photograph("pass-chosen", audit=False)
+            version = self.game_el.get_attribute("data-version")
             form.get_by_role("button", name=self.words["pass"]).click()
-            return
+            return version
         wanted = int(re.search(r"(\d+)", form.locator("legend").inner_text()).group(1))
         # The highest cards: never a 1 (the rule may forbid it), there are always enough others.
         values = [
@@ -195,7 +198,9 @@ class Table:
         for i in order:
             cards.nth(i).click()
         self.photograph("discard-chosen", audit=False)
+        version = self.game_el.get_attribute("data-version")
         form.get_by_role("button", name=self.words["discard"], exact=True).click()
+        return version
 
     def choose_teams(self):
         """Pick the seats: a partner, and at 5 players the bonus holder; read the sentence.
