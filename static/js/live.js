@@ -51,6 +51,45 @@
     }
   }
 
+  // A move (any form of the table: a box, the teams, a discard, a card...) is answered with the
+  // newest table, the bots' replies made meanwhile included. A fetch of the table asked before
+  // that answer came back may be answered with an older one (the move made, the bots halfway)
+  // and, arriving first, takes the table's place: htmx then drops the move's answer, its target
+  // being gone, and the player is left with a stale table, the focus on what was to do there,
+  // until something newer is announced (with no stream, the next poll, 3 seconds on). So
+  // while a move is on its way, the table asks for nothing, and a fetch already out is called
+  // off: the move's answer comes after it and is newer.
+  var moving = null; // the request of the move on its way
+
+  function forTable(event) {
+    var el = game();
+    var detail = event.detail;
+    return el && detail && detail.target === el ? el : null;
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var el = forTable(event);
+    if (el && event.detail.elt === el && moving !== null) {
+      event.preventDefault(); // the move's answer will do; catchUp looks again after it
+    }
+  });
+  // As the move goes out (it is not called off past this point).
+  document.addEventListener("htmx:beforeSend", function (event) {
+    var el = forTable(event);
+    if (!el || event.detail.elt === el) {
+      return;
+    }
+    var xhr = event.detail.xhr;
+    moving = xhr;
+    window.htmx.trigger(el, "htmx:abort"); // the table's own fetch, if one is out
+    // Once htmx has handled the answer (swapped it in, or shown a failure), before catchUp.
+    xhr.addEventListener("loadend", function () {
+      if (moving === xhr) {
+        moving = null;
+      }
+    });
+  });
+
   function chatNews(last) {
     document.dispatchEvent(new window.CustomEvent("nyet:chat-news", {detail: {last: last}}));
   }
@@ -129,8 +168,8 @@
       window.setTimeout(catchUp, 0);
     }
   });
-  // After each answer of the page (a move's answer may even be swapped in after a newer table),
-  // once htmx has let go of its request. A swapped table says so by afterSettle on the new
+  // After each answer of the page (and each fetch of the table called off for a move), once
+  // htmx has let go of its request. A swapped table says so by afterSettle on the new
   // element (the old one, gone from the document, tells nobody); a 204 or a failure by
   // afterRequest; a failure is tried again a second later.
   document.addEventListener("htmx:afterRequest", function (event) {

@@ -78,6 +78,16 @@ def assert_in_first_screen(page, selector: str) -> None:
     )
 
 
+def assert_readable(locator) -> None:
+    """The element is drawn at a size one can read, not merely left to screen readers (a
+    visually-hidden element is 1px square)."""
+    box = locator.bounding_box()
+    assert box is not None, f"{locator} is not shown"
+    assert box["width"] >= 12 and box["height"] >= 8, (
+        f"{locator} is {box['width']}×{box['height']}px"
+    )
+
+
 def wait_for_update(page, version: str) -> None:
     """The table has been swapped for a newer one (a move's answer or a poll), or refused."""
     expect(

@@ -3,8 +3,9 @@
 
 Round 1 is played in the browser by clicking and, in the trick phase, with the keyboard only;
 the rest of the game is moved on through the site's own actions (the Easy bots answer at once)
-and the browser comes back for team choice by clicking seats, the last round, game over with
-its ranking and rematch, and the replay. Each phase is photographed at both sizes into
+and the browser comes back for team choice by clicking seats (with Tab and Enter alone at 5
+players), the last round, game over with its ranking and rematch, and the replay. The terms are
+checked in view in every phase at both sizes. Each phase is photographed at both sizes into
 tests/browser/screenshots/ and audited with axe-core.
 """
 
@@ -30,6 +31,7 @@ from .helpers import (
     assert_accessible,
     assert_in_first_screen,
     assert_no_sideways_scroll,
+    assert_readable,
     logged_in_context,
     shoot,
     wait_for_update,
@@ -52,6 +54,7 @@ WORDS = {
         "pass": "Pass this card",
         "step": "Move {step} of {total}",
         "bonus": "holds the bonus card",
+        "bot": "bot",
     },
     "fr": {
         "rematch": "Revanche",
@@ -62,6 +65,7 @@ WORDS = {
         "pass": "Passer cette carte",
         "step": "Coup {step} sur {total}",
         "bonus": "tient la carte bonus",
+        "bot": "bot",
     },
 }
 
@@ -82,6 +86,7 @@ class Table:
         self.phone = logged_in_context(browser, live_server, self.user, **PHONE).new_page()
         self.url = f"/games/{self.game.pk}/"
         self.shot = set()
+        self.checked = set()
 
     def close(self):
         self.desktop.context.close()
@@ -130,13 +135,17 @@ class Table:
                 self.place_token()
             elif phase == "teams":
                 self.photograph("teams")
+                self.terms_in_view("teams")
                 self.choose_teams()
             elif phase == "discard":
                 self.photograph("discard")
-                self.discard_or_pass()
+                self.terms_in_view("discard")
+                # The others choose meanwhile: the version to wait past is the one it is sent on.
+                version = self.discard_or_pass()
             elif phase == "tricks":
                 self.photograph("trick")
-                self.phone_fits()
+                self.terms_in_view("tricks")
+                self.phone_fits("phone-fit")
                 if self.play_by_keyboard():
                     seen["tricks_finished_by_me"] += 1
                 seen["keyboard_plays"] += 1
@@ -169,14 +178,16 @@ class Table:
         others = buttons.and_(self.desktop.locator(f':not([data-box="first:{self.seat}"])'))
         (others if others.count() else buttons).first.click()
 
-    def discard_or_pass(self):
+    def discard_or_pass(self) -> str:
+        """Tick the cards and send them; the version of the table they were sent from."""
         form = self.game_el.locator(".choice-form")
         cards = form.locator("label.card-choice")
         if form.locator("input[name=card]").count():
             cards.last.click()
             self.photograph("pass-chosen", audit=False)
+            version = self.game_el.get_attribute("data-version")
             form.get_by_role("button", name=self.words["pass"]).click()
-            return
+            return version
         wanted = int(re.search(r"(\d+)", form.locator("legend").inner_text()).group(1))
         # The highest cards: never a 1 (the rule may forbid it), there are always enough others.
         values = [
@@ -187,18 +198,32 @@ class Table:
         for i in order:
             cards.nth(i).click()
         self.photograph("discard-chosen", audit=False)
+        version = self.game_el.get_attribute("data-version")
         form.get_by_role("button", name=self.words["discard"], exact=True).click()
+        return version
 
     def choose_teams(self):
-        """Click the seats: a partner, and at 5 players the bonus holder; read the sentence."""
+        """Pick the seats: a partner, and at 5 players the bonus holder; read the sentence.
+        At 5 players with the keyboard alone (Tab to the seat's button, Enter), else by
+        clicking the seats."""
         game = self.game_el
+        keyboard = self.players == 5
         partner = (self.seat + 2) % self.players
         seat = game.locator(f'.felt .seat[data-seat="{partner}"]')
-        seat.locator(".seat-figures").click()  # the seat itself, not its name's link
-        expect(seat.locator(".pick-partner")).to_have_attribute("aria-pressed", "true")
+        pick = seat.locator(".pick-partner")
+        if keyboard:
+            self.press_on(pick, "Enter")
+        else:
+            seat.locator(".seat-figures").click()  # the seat itself, not its name's link
+        expect(pick).to_have_attribute("aria-pressed", "true")
         expect(game.locator(f"#partner-{partner}")).to_be_checked()
         if self.players == 5:
-            game.locator(f'.seat[data-seat="{partner}"] .pick-bonus').click()
+            bonus = seat.locator(".pick-bonus")
+            if keyboard:
+                self.press_on(bonus, "Enter")
+            else:
+                bonus.click()
+            expect(bonus).to_have_attribute("aria-pressed", "true")
             expect(game.locator(f"#bonus-{partner}")).to_be_checked()
         sentence = game.locator("#team-sentence")
         partner_name = seat.locator(".seat-name").inner_text()
@@ -207,22 +232,59 @@ class Table:
             expect(sentence).to_contain_text(self.words["bonus"])
         self.photograph("teams-chosen")
         version = game.get_attribute("data-version")
-        game.get_by_role("button", name=self.words["teams"]).click()
+        confirm = game.get_by_role("button", name=self.words["teams"])
+        if keyboard:
+            self.press_on(confirm, "Enter")
+        else:
+            confirm.click()
         wait_for_update(self.desktop, version)
         expect(game.locator(f'.seat[data-seat="{partner}"] .mark-team')).to_be_visible()
         return partner
 
-    def phone_fits(self):
-        """At 375×812 the turn, the trick and the hand are all in the first screen."""
-        if "phone-fit" in self.shot:
+    def press_on(self, target, key: str) -> None:
+        """Tab from where the focus is until ``target`` has it, as a keyboard user would
+        (past the page's end Tab comes round to its start), then press ``key``."""
+        page = self.desktop
+        for _ in range(100):
+            if target.evaluate("el => el === document.activeElement"):
+                page.keyboard.press(key)
+                return
+            page.keyboard.press("Tab")
+        raise AssertionError(f"Tab never reached {target}")
+
+    def terms_in_view(self, phase: str) -> None:
+        """The round's five terms are on screen at both sizes while ``phase`` is decided."""
+        if phase in self.checked:
             return
-        self.shot.add("phone-fit")
+        self.checked.add(phase)
+        expect(self.game_el.locator(".terms .term")).to_have_count(5)
+        expect(self.game_el.locator(".terms")).to_be_visible()
+        self.phone.goto(self.desktop.url)
+        expect(self.phone.locator("#game")).to_have_attribute("data-phase", phase)
+        expect(self.phone.locator("#game .terms")).to_be_visible()
+
+    def phone_fits(self, check: str, also=()):
+        """At 375×812 the turn, the trick and the hand (and ``also``) are all in the first
+        screen; the other seats show their team as a chip, and the marks that make room for
+        it (bot) are still read out."""
+        if check in self.shot:
+            return
+        self.shot.add(check)
         phone = self.phone
         phone.goto(self.desktop.url)
         expect(phone.locator("#game .status.your-turn")).to_be_visible()
-        for selector in ("#game .status", "#game .center", "#game .hand"):
+        for selector in ("#game .status", "#game .center", "#game .hand", *also):
             assert_in_first_screen(phone, selector)
         assert_no_sideways_scroll(phone)
+        others = phone.locator(".felt .seat:not(.me)")
+        if self.players > 2:
+            expect(others.locator(".mark-team")).to_have_count(self.players - 1)
+            for k in range(self.players - 1):
+                assert_readable(others.locator(".mark-team").nth(k))
+        for k in range(others.locator(".mark-dealer").count()):
+            assert_readable(others.locator(".mark-dealer").nth(k))
+        bot = re.compile(rf"^\s*{self.words['bot']}\s*$")
+        expect(others.get_by_role("listitem").filter(has_text=bot)).to_have_count(self.players - 1)
 
     def play_by_keyboard(self) -> bool:
         """Play a card with the keyboard alone: the focus is on the hand already; the arrows
@@ -234,8 +296,28 @@ class Table:
         expect(focused).to_have_class(re.compile(r"\bplayable\b"))
         in_trick = game.locator('.trick[data-zone="trick"] [data-card]').count()
         last_to_play = in_trick == self.players - 1
+        if in_trick:
+            winning = game.locator('.trick[data-zone="trick"] .play.winning')
+            expect(winning).to_have_count(1)
+            expect(winning).to_be_visible()
         at = "[...document.querySelectorAll('.hand .card-button')].indexOf(document.activeElement)"
         first = page.evaluate(at)
+        refused = game.locator(".hand .card-button.unplayable")
+        if refused.count() and "why" not in self.checked:
+            # Why a card may not be played shows when the keyboard reaches it, not before.
+            self.checked.add("why")
+            expect(refused.locator(".why").first).to_be_hidden()
+            steps = 0
+            while not page.evaluate("document.activeElement.matches('.unplayable')"):
+                page.keyboard.press("ArrowRight")
+                steps += 1
+                assert steps <= SETUPS[self.players].hand, "the arrows never reached it"
+            reason = page.locator(":focus .why")
+            expect(reason).to_be_visible()
+            expect(reason).not_to_be_empty()
+            for _ in range(steps):
+                page.keyboard.press("ArrowLeft")
+            assert page.evaluate(at) == first
         if game.locator(".hand .card-button").count() > 1:
             page.keyboard.press("ArrowRight")
             assert page.evaluate(at) == first + 1 or page.evaluate(at) == 0
@@ -252,6 +334,11 @@ class Table:
             expect(done.locator(f'[data-card="{card}"]').first).to_be_attached()
             expect(done.locator(".play.winning")).to_have_count(1)
             self.photograph("trick-finished")
+            if (
+                game.get_attribute("data-phase") == "tricks"
+                and game.get_attribute("data-my-turn") == "1"
+            ):
+                self.phone_fits("phone-fit-last-trick", also=['[data-zone="last-trick"]'])
         return last_to_play
 
     # --- the rest of the game --------------------------------------------------------------------
@@ -312,6 +399,7 @@ def test_a_whole_game_at_the_table(table):
         expect(game).to_have_attribute("data-phase", "teams")
         expect(game.locator(f'.seat[data-seat="{me}"] .mark-first')).to_be_visible()
         table.photograph("teams")
+        table.terms_in_view("teams")
         table.choose_teams()
 
     # A discard or pass round, if round 1 had none: the terms stay in view while choosing.
@@ -321,15 +409,21 @@ def test_a_whole_game_at_the_table(table):
             prefer=prefer_boxes(table.seat, n, table.rule),
         )
         expect(game).to_have_attribute("data-phase", "discard")
-        expect(game.locator(".terms")).to_be_visible()
         table.photograph("discard")
+        table.terms_in_view("discard")
 
     # The last round: the terms stay in view in the trick phase.
     last = SETUPS[n].rounds
     table.move_on(lambda s: s.round == last and s.phase == "tricks" and s.turn == table.seat)
     expect(game.locator(".round-number")).to_contain_text(str(last))
-    expect(game.locator(".terms")).to_be_visible()
     table.photograph("last-round")
+    table.checked.discard("tricks")
+    table.terms_in_view("tricks")
+    # No check was steered round: the terms in every phase, a card's refusal on the keyboard,
+    # the phone's first screen beside a finished trick.
+    phases = {"discard", "tricks"} | ({"teams"} if n > 2 else set())
+    assert phases | {"why"} <= table.checked, table.checked
+    assert "phone-fit-last-trick" in table.shot
 
     # Game over: ranked, the rating moved, a rematch with the same seats.
     table.move_on(lambda s: False)
