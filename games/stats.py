@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from django.db.models import Avg, Count, F, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 
+from games.engine import BOXES, COLOR_LINES
 from games.models import BoardToken, Game, RoundSeat, Seat
 from games.table import COLOR_SYMBOLS, box_label, color_label, line_title, ordinal
 
 FINISHED = Game.Status.FINISHED
-COLOR_LINES = ("trump", "super")  # the board lines whose boxes are colors
 TOP_BOXES = 5
 SITE_TOP_BOXES = 10
 # The bar chart of the rounds played under each trump color (server-rendered SVG).
@@ -130,7 +130,7 @@ def trump_colors(user) -> dict:
             "rounds": rows[color]["rounds"] if color in rows else 0,
             "points": rows[color]["points"] if color in rows else None,
         }
-        for color in ("B", "R", "Y", "G")
+        for color in BOXES["trump"]
     ]
     most = max((c["rounds"] for c in colors), default=0)
     for k, c in enumerate(colors):

@@ -32,6 +32,7 @@ from games.engine import (
     Token,
     Trick,
     cards_discarded,
+    discardable,
 )
 from games.engine.cards import VALUE, sort_cards
 
@@ -241,9 +242,7 @@ def _choices(k: Knowledge, seen: dict, hands, discards, rng: random.Random):
 
 
 def _guess_choice(rule: str, hand, rng: random.Random) -> tuple[str, ...]:
+    cards = discardable(rule, hand)
     if CARDS_CHOSEN[rule] == 2:
-        return sort_cards(rng.sample(list(hand), 2))
-    cards = list(hand)
-    if rule == "except_1":
-        cards = [c for c in cards if VALUE[c] != 1] or cards
+        return sort_cards(rng.sample(cards, 2))
     return (rng.choice(cards),)
