@@ -260,3 +260,62 @@ def test_a_players_page_shows_their_rounds_in_both_languages(
     # Each trump color comes with its symbol, for players who cannot tell the colors apart.
     for symbol in ("●", "▲", "★", "■"):
         assert symbol in html
+
+
+def number(value: float, language: str) -> str:
+    """``value|floatformat:1`` as each language writes it."""
+    text = f"{value:.1f}"
+    return text.replace(".", ",") if language == "fr" else text
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (
+            "en",
+            {
+                "games": "1 finished game on the site.",
+                "wins": "<dt>Wins</dt><dd>1</dd>",
+                "places": "Places: 1st × 1",
+                "points": "<dt>Points per round</dt><dd>{}</dd>",
+            },
+        ),
+        (
+            "fr",
+            {
+                "games": "1 partie terminée sur le site.",
+                "wins": "<dt>Victoires</dt><dd>1</dd>",
+                "places": "Places : 1er × 1",
+                "points": "<dt>Points par manche</dt><dd>{}</dd>",
+            },
+        ),
+    ],
+)
+def test_the_stats_page_and_a_profile_show_known_figures_in_a_fixed_number_of_queries(
+    client, tied_game, alice, bob, carol, language, words, django_assert_num_queries
+):
+    """The tied game (alice and bob 28, carol 24): its figures as the pages print them, worked
+    out here from the engine's replay, and the pages' queries counted."""
+    game = tied_game(alice, bob, carol)
+    state, _ = replayed(game)
+    rounds = len(state.results)
+    with django_assert_num_queries(3):
+        html = client.get(reverse("stats"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert words["games"] in html
+    assert '<tr><th scope="row">3</th><td>1</td></tr>' in html  # 1 game at 3 players
+    by_points = {}
+    for result in state.results:
+        by_points.setdefault(result.terms.points, []).extend(result.scores)
+    for points, scores in by_points.items():
+        row = f'<th scope="row">{points}</th><td>{len(scores) // 3}</td>'
+        assert f"{row}<td>{number(sum(scores) / len(scores), language)}</td>" in html
+
+    with django_assert_num_queries(9):
+        html = client.get(
+            reverse("profile", args=["alice"]), HTTP_ACCEPT_LANGUAGE=language
+        ).content.decode()
+    assert words["wins"] in html
+    assert words["places"] in html
+    assert words["points"].format(number(28 / rounds, language)) in html
+    alice_seat = game.seats.get(user=alice).position
+    assert sum(result.scores[alice_seat] for result in state.results) == 28
