@@ -20,6 +20,7 @@ COPIES = {
     "not a 1 while the hand holds another card": re.compile(r"VALUE\[c\] != 1\] or"),
     "the discard of two cards by its box": re.compile(r'discard == "2"'),
     "the passed cards handed to the left": re.compile(r"\[\(s \+ 1\) % n\]\.append\("),
+    "the rules that discard out of play, by name": re.compile(r'not in \("none", "pass_left"\)'),
     "the colors retyped": re.compile(r'\("B", "R", "Y", "G"\)'),
     "the board's color lines retyped": re.compile(r'\("trump", "super"\)'),
 }
@@ -59,6 +60,7 @@ def test_the_scan_finds_the_copies_it_looks_for():
         'if terms.discard == "2":',
         "after[(s + 1) % n].append(chosen[0])",
         'for color in ("B", "R", "Y", "G")',
+        'if applied and rule not in ("none", "pass_left") else {}',
         'COLOR_LINES = ("trump", "super")  # the board lines whose boxes are colors',
         'if line in ("trump", "super"):',
     ]

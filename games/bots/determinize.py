@@ -24,6 +24,7 @@ from games.engine import (
     CARDS_CHOSEN,
     DISCARD,
     LINES,
+    PASS_LEFT,
     TEAMS,
     TRICKS,
     GameState,
@@ -229,7 +230,7 @@ def _choices(k: Knowledge, seen: dict, hands, discards, rng: random.Random):
             choices[s] = tuple(seen["choice"])
         elif k.phase == DISCARD:  # chosen but not applied: a guess from the guessed hand
             choices[s] = _guess_choice(rule, hands[s], rng)
-        elif rule == "pass_left":
+        elif rule == PASS_LEFT:
             if (s + 1) % n == k.seat:
                 choices[s] = (seen["received"],)
             else:  # a card the receiver held when the tricks began

@@ -11,7 +11,16 @@ from __future__ import annotations
 
 from collections import Counter
 
-from games.engine import OVER, TRICKS, Terms, play_order, team_of, trick_winner
+from games.engine import (
+    OVER,
+    PASS_LEFT,
+    TRICKS,
+    Terms,
+    cards_discarded,
+    play_order,
+    team_of,
+    trick_winner,
+)
 from games.engine.cards import COLOR, SETUPS, deck
 from games.engine.tricks import POWERS, suits, winning_index
 
@@ -65,9 +74,10 @@ class Knowledge:
         rule = None if terms is None else terms.discard
         choice = seen["choice"] or []
         applied = self.phase in APPLIED
-        self.discarded = Counter(choice) if applied and rule not in ("none", "pass_left") else {}
+        out_of_play = applied and rule is not None and cards_discarded(rule)
+        self.discarded = Counter(choice) if out_of_play else {}
         self.pinned: list[Counter] = [Counter() for _ in range(n)]
-        if applied and rule == "pass_left" and choice:
+        if applied and rule == PASS_LEFT and choice:
             left = (seat + 1) % n
             given = choice[0]
             if self.played_by[left][given] == 0:
