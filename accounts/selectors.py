@@ -1,8 +1,9 @@
 """Reads for the profile and leaderboard pages, each in a fixed number of queries however many
 games a player has.
 
-Every figure comes from the game records (``Seat``, ``Round``, ``MoveRecord``); the rating from
-``Rating`` and ``RatingChange``, written when each game finished. The words, for a player:
+Every figure comes from the game records (``Seat``, ``MoveRecord``, and through ``games.stats``
+the rounds' ``RoundSeat``); the rating from ``Rating`` and ``RatingChange``, written when each
+game finished. The words, for a player:
 
 - played: a seat in a game that has started (a bot level holding two seats of one game played
   it twice);
@@ -21,13 +22,13 @@ from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from games.models import Game, MoveRecord, Round, Seat
+from games.models import Game, MoveRecord, Seat
 from games.selectors import visible_games
-from games.stats import player_stats
+from games.stats import RoundFigures, place, player_stats, wins
 
 from .models import ORDINAL_SQL, Rating, RatingChange, User, ordinal
 from .ratings import DEFAULT, history_points
@@ -43,13 +44,6 @@ STARTED = (Game.Status.ACTIVE, Game.Status.FINISHED)
 FINISHED = Q(game__status=Game.Status.FINISHED, autopilot=False)  # played to its end
 
 
-def _top_score():
-    """The best total at the seat's table."""
-    return Subquery(
-        Seat.objects.filter(game=OuterRef("game")).order_by("-score").values("score")[:1]
-    )
-
-
 def _last_move():
     """When the seat's game last moved (its start, before any move)."""
     return Coalesce(
@@ -63,13 +57,12 @@ def _last_move():
 
 
 def started_seats(user: User, now: datetime) -> QuerySet[Seat]:
-    """The user's seats in games that have started, with ``top`` (the table's best total) and
-    ``abandoned`` (no move since ``now - ABANDONED_AFTER``) to filter on."""
+    """The user's seats in games that have started, with ``abandoned`` (no move since
+    ``now - ABANDONED_AFTER``) to filter on."""
     return (
         Seat.objects.filter(user=user, game__status__in=STARTED)
-        .alias(top=_top_score(), last_move=_last_move())
+        .alias(last_move=_last_move())
         .alias(
-            won=FINISHED & Q(score__gte=F("top")),
             abandoned=Q(game__status=Game.Status.ACTIVE, last_move__lt=now - ABANDONED_AFTER)
             | Q(game__status=Game.Status.FINISHED, autopilot=True),
         )
@@ -78,18 +71,23 @@ def started_seats(user: User, now: datetime) -> QuerySet[Seat]:
 
 @dataclass
 class Tally:
+    """A player's games at one player count (``players``) or all; the places and the rounds'
+    figures are ``games.stats``', the wins its first places."""
+
     players: int | None  # None: all player counts together
     played: int = 0
     finished: int = 0
-    wins: int = 0
     abandoned: int = 0
-    points: int = 0  # the final totals of the finished games, added up
-    rounds: int = 0  # the rounds of the finished games
     places: list[dict] = field(default_factory=list)  # games.stats.places, at this count
+    figures: RoundFigures | None = None  # games.stats.player_rounds, at this count
 
     @property
     def in_play(self) -> int:
         return self.played - self.finished - self.abandoned
+
+    @property
+    def wins(self) -> int:
+        return wins(self.places)
 
     @property
     def win_rate(self) -> float | None:
@@ -101,56 +99,39 @@ class Tally:
 
     @property
     def points_per_round(self) -> float | None:
-        return self.points / self.rounds if self.rounds else None
+        return self.figures.points_per_round if self.figures else None
 
     def add(self, other: Tally) -> None:
-        for name in ("played", "finished", "wins", "abandoned", "points", "rounds"):
+        for name in ("played", "finished", "abandoned"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
 def tallies(user: User, now: datetime) -> tuple[Tally, list[Tally]]:
-    """All games together, and one ``Tally`` per player count (2 queries)."""
+    """All games together, and one ``Tally`` per player count, without the places and rounds
+    (1 query: ``profile_page`` adds them from ``games.stats``)."""
     rows = (
         started_seats(user, now)
         .values("game__players")
         .annotate(
             played=Count("pk"),
             finished=Count("pk", filter=FINISHED),
-            wins=Count("pk", filter=Q(won=True)),
             abandoned=Count("pk", filter=Q(abandoned=True)),
-            points=Coalesce(Sum("score", filter=FINISHED), 0),
         )
         .order_by("game__players")
     )
-    by_players = {
-        row["game__players"]: Tally(
+    by_players = [
+        Tally(
             players=row["game__players"],
             played=row["played"],
             finished=row["finished"],
-            wins=row["wins"],
             abandoned=row["abandoned"],
-            points=row["points"],
         )
         for row in rows
-    }
-    # One row per round and per seat of the user (a bot with two seats counts each round twice).
-    rounds = (
-        Round.objects.filter(
-            game__seats__user=user,
-            game__seats__autopilot=False,
-            game__status=Game.Status.FINISHED,
-            scores__isnull=False,
-        )
-        .values("game__players")
-        .annotate(n=Count("pk"))
-        .order_by()
-    )
-    for row in rounds:
-        by_players[row["game__players"]].rounds = row["n"]
+    ]
     total = Tally(players=None)
-    for tally in by_players.values():
+    for tally in by_players:
         total.add(tally)
-    return total, sorted(by_players.values(), key=lambda t: t.players)
+    return total, by_players
 
 
 @dataclass
@@ -169,7 +150,7 @@ def recent_games(
     seats = (
         started_seats(user, now)
         .filter(game__in=visible_games(viewer or AnonymousUser()))
-        .annotate(top_score=F("top"), is_abandoned=F("abandoned"))
+        .annotate(place=place(), is_abandoned=F("abandoned"))
         .select_related("game")
         .order_by("-game__started_at", "-game_id", "position")[:RECENT_GAMES]
     )
@@ -182,7 +163,7 @@ def recent_games(
                 game=seat.game,
                 score=seat.score,
                 status=status,
-                won=finished and seat.score >= seat.top_score,
+                won=finished and seat.place == 1,
                 rating_change=changes.get(seat.game_id),
             )
         )
@@ -229,7 +210,7 @@ def chart(values: list[float]) -> dict | None:
 
 
 def profile_page(username: str, now: datetime | None = None, viewer=None) -> dict | None:
-    """Everything the profile page shows (10 queries, 11 for another player viewing: the head to
+    """Everything the profile page shows (9 queries, 10 for another player viewing: the head to
     head), or None for no such (active) player. Games are linked only when ``viewer`` may see
     them; the figures count every game."""
     now = now or timezone.now()
@@ -256,8 +237,12 @@ def profile_page(username: str, now: datetime | None = None, viewer=None) -> dic
         previous = value
     rating = getattr(user, "rating", None)
     stats = player_stats(user, viewer)
+    total.places = stats["places"]["all"]
+    total.figures = stats["rounds_total"]
+    figures = {f.players: f for f in stats["rounds_by_players"]}
     for tally in by_players:
         tally.places = stats["places"]["by_players"].get(tally.players, [])
+        tally.figures = figures.get(tally.players)
     return {
         "player": user,
         "total": total,
@@ -309,7 +294,7 @@ def player_games_page(
         started_seats(user, now)
         .filter(game__in=visible_games(viewer or AnonymousUser()))
         .filter(game__status=Game.Status.FINISHED if finished else Game.Status.ACTIVE)
-        .annotate(top_score=F("top"))
+        .annotate(place=place())
         .select_related("game")
         .order_by("-game__finished_at" if finished else "-game__started_at", "-game_id", "position")
     )
@@ -322,7 +307,7 @@ def player_games_page(
         {
             "game": seat.game,
             "score": seat.score,
-            "won": finished and not seat.autopilot and seat.score >= seat.top_score,
+            "won": finished and not seat.autopilot and seat.place == 1,
             "names": names.get(seat.game_id, []),
         }
         for seat in page.object_list

@@ -29,6 +29,11 @@ LONGEST_CARD = max(len(c) for c in ALL_CARDS)
 VACATION_DAYS_AT_MOST = 366  # more than a year's allowance, less than any date overflow
 DEFAULT_TIME = f"{Game.TimeControl.LIVE}:{5 * 60}"
 DEFAULT_PLAYERS = 4
+OTHER_SEATS = range(1, max(PLAYER_COUNTS))  # the seats the new-game form fills: all but its maker's
+VISIBILITY_CHOICES = [
+    (Game.Visibility.PUBLIC, _("Anyone (listed in the lobby)")),
+    (Game.Visibility.PRIVATE, _("Only people with the invite link")),
+]
 
 
 def time_label(seconds: int) -> str:
@@ -62,6 +67,8 @@ def new_game_choices() -> dict:
         "time_choices": time_choices(),
         "default_time": DEFAULT_TIME,
         "max_target": MAX_TARGET,
+        "other_seats": OTHER_SEATS,
+        "visibility_choices": VISIBILITY_CHOICES,
     }
 
 
@@ -193,7 +200,7 @@ class CreateGameForm(Form):
     )
     visibility = forms.ChoiceField(
         required=False,
-        choices=Game.Visibility.choices,
+        choices=VISIBILITY_CHOICES,
         error_messages={"invalid_choice": _("Choose public or private.")},
     )
 
@@ -203,7 +210,7 @@ class CreateGameForm(Form):
         target = _("The point target must be between 1 and %(max)s.") % {"max": MAX_TARGET}
         for bound in ("min_value", "max_value"):
             self.fields["target"].error_messages[bound] = target
-        for p in range(1, 5):  # the form offers four other seats; seats beyond the count: ignored
+        for p in OTHER_SEATS:  # seats beyond the number of players are ignored
             self.fields[f"seat_{p}"] = forms.ChoiceField(
                 required=False,
                 choices=[("", ""), *User.BotLevel.choices],

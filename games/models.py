@@ -230,10 +230,7 @@ class Round(models.Model):
     # Once the first player has chosen: [[seats of the first player's team], [the others]].
     teams = models.JSONField(null=True, blank=True)
     bonus = models.PositiveSmallIntegerField(null=True, blank=True)
-    # Once the round is over, per seat.
-    tricks_won = models.JSONField(null=True, blank=True)
-    loot_won = models.JSONField(null=True, blank=True)
-    scores = models.JSONField(null=True, blank=True)
+    # Once the round is over, each seat's tricks, loot and score are its RoundSeat.
 
     class Meta:
         ordering = ["number"]
@@ -255,7 +252,7 @@ class Round(models.Model):
 
 class RoundSeat(models.Model):
     """One seat's part in a finished round, from the engine's ``RoundResult``: the row that
-    per-player stats aggregate in SQL (``Round`` keeps the same figures per round, as lists)."""
+    per-player stats aggregate in SQL. A round has these rows once it is over."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="rounds")

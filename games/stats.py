@@ -1,8 +1,11 @@
 """Stats, read from the records with SQL aggregation: never a replay of a game's states.
 
 Each function is one query (or a fixed few), whatever the number of games. Only finished games
-count. The rows aggregated: ``RoundSeat`` (each seat's part in each finished round, written from
-the engine's result), ``BoardToken`` (who vetoed which box) and ``Seat`` (final totals).
+count, and a player's figures only the games they played to the end: a seat that ended on
+autopilot (its player resigned, or timed out three times and never came back) is an abandoned
+game for its player (``accounts.selectors``), not one they finished or won. The rows
+aggregated: ``RoundSeat`` (each seat's part in each finished round, written from the engine's
+result), ``BoardToken`` (who vetoed which box) and ``Seat`` (final totals).
 """
 
 from __future__ import annotations
@@ -12,11 +15,12 @@ from dataclasses import dataclass
 from django.db.models import Avg, Count, F, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 
+from games.engine import BOXES, COLOR_LINES
 from games.models import BoardToken, Game, RoundSeat, Seat
 from games.table import COLOR_SYMBOLS, box_label, color_label, line_title, ordinal
 
 FINISHED = Game.Status.FINISHED
-COLOR_LINES = ("trump", "super")  # the board lines whose boxes are colors
+PLAYED_OUT = Q(game__status=FINISHED, autopilot=False)  # a Seat its player finished
 TOP_BOXES = 5
 SITE_TOP_BOXES = 10
 # The bar chart of the rounds played under each trump color (server-rendered SVG).
@@ -62,10 +66,17 @@ class RoundFigures:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
+def played_rounds(user):
+    """The player's parts in the rounds of the finished games they played to the end."""
+    return RoundSeat.objects.filter(
+        seat__user=user, seat__autopilot=False, round__game__status=FINISHED
+    )
+
+
 def player_rounds(user) -> tuple[RoundFigures, list[RoundFigures]]:
     """All player counts together, and one ``RoundFigures`` per count (1 query)."""
     rows = (
-        RoundSeat.objects.filter(seat__user=user, round__game__status=FINISHED)
+        played_rounds(user)
         .values("round__game__players")
         .annotate(
             rounds=Count("pk"),
@@ -97,41 +108,68 @@ def _boxes(rows) -> list[dict]:
     ]
 
 
-def vetoed_boxes(user, top: int = TOP_BOXES) -> list[dict]:
-    """The boxes the player covered most often, most first (1 query)."""
+def vetoed_boxes(user, top: int = TOP_BOXES) -> dict:
+    """The boxes the player covered most often, most first: ``all`` player counts together, and
+    ``by_players`` count (1 query)."""
     rows = (
         BoardToken.objects.filter(
             round__game__status=FINISHED,
             round__game__seats__user=user,
             round__game__seats__position=F("seat"),
+            round__game__seats__autopilot=False,
         )
-        .values("line", "box")
+        .values("round__game__players", "line", "box")
         .annotate(count=Count("pk"))
-        .order_by("-count", "line", "box")[:top]
+        .order_by("round__game__players")
     )
-    return _boxes(rows)
-
-
-def trump_colors(user) -> dict:
-    """The rounds the player played under each trump color, with their points per round, and
-    a bar chart of them (1 query)."""
-    rows = {
-        row["round__trump"]: row
-        for row in RoundSeat.objects.filter(seat__user=user, round__game__status=FINISHED)
-        .values("round__trump")
-        .annotate(rounds=Count("pk"), points=Avg("score"))
-        .order_by()
+    every: dict[tuple[str, str], int] = {}
+    by_players: dict[int, dict[tuple[str, str], int]] = {}
+    for row in rows:
+        box = row["line"], row["box"]
+        every[box] = every.get(box, 0) + row["count"]
+        by_players.setdefault(row["round__game__players"], {})[box] = row["count"]
+    return {
+        "all": _most(every, top),
+        "by_players": {players: _most(counts, top) for players, counts in by_players.items()},
     }
-    colors = [
+
+
+def _most(counts: dict[tuple[str, str], int], top: int) -> list[dict]:
+    most = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:top]
+    return _boxes({"line": line, "box": box, "count": count} for (line, box), count in most)
+
+
+def _colors(rows: dict[str, dict]) -> list[dict]:
+    return [
         {
             "color": color,
             "name": color_label(color),
             "symbol": COLOR_SYMBOLS[color],
             "rounds": rows[color]["rounds"] if color in rows else 0,
-            "points": rows[color]["points"] if color in rows else None,
+            "points": rows[color]["points"] / rows[color]["rounds"] if color in rows else None,
         }
-        for color in ("B", "R", "Y", "G")
+        for color in BOXES["trump"]
     ]
+
+
+def trump_colors(user) -> dict:
+    """The rounds the player played under each trump color, with their points per round, and
+    a bar chart of them: all player counts together, and ``by_players`` count (1 query)."""
+    rows = (
+        played_rounds(user)
+        .values("round__game__players", "round__trump")
+        .annotate(rounds=Count("pk"), points=Sum("score"))
+        .order_by("round__game__players")
+    )
+    every: dict[str, dict] = {}
+    by_players: dict[int, dict[str, dict]] = {}
+    for row in rows:
+        color = row["round__trump"]
+        total = every.setdefault(color, {"rounds": 0, "points": 0})
+        total["rounds"] += row["rounds"]
+        total["points"] += row["points"]
+        by_players.setdefault(row["round__game__players"], {})[color] = row
+    colors = _colors(every)
     most = max((c["rounds"] for c in colors), default=0)
     for k, c in enumerate(colors):
         height = round(BAR_HEIGHT * c["rounds"] / most) if most else 0
@@ -145,7 +183,14 @@ def trump_colors(user) -> dict:
         "bar_width": BAR_WIDTH,
         "base": BAR_HEIGHT,
     }
-    return {"colors": colors, "chart": chart if most else None}
+    return {
+        "colors": colors,
+        "chart": chart if most else None,
+        "by_players": [
+            {"players": players, "colors": _colors(counts)}
+            for players, counts in by_players.items()
+        ],
+    }
 
 
 def head_to_head(user, other) -> dict | None:
@@ -167,9 +212,9 @@ def head_to_head(user, other) -> dict | None:
     return result
 
 
-def places(user) -> dict:
-    """How often the player finished in each place of a finished game, by final totals (equal
-    totals share a place): ``all`` player counts together, and ``by_players`` count (1 query)."""
+def place():
+    """A seat's place at its table by final totals: 1 and the number of seats with more (equal
+    totals share a place, so a shared first place is a win for each)."""
     higher = (
         Seat.objects.filter(game=OuterRef("game"), score__gt=OuterRef("score"))
         .order_by()
@@ -177,9 +222,16 @@ def places(user) -> dict:
         .annotate(n=Count("pk"))
         .values("n")
     )
+    return 1 + Coalesce(Subquery(higher), 0)
+
+
+def places(user) -> dict:
+    """How often the player finished in each place of a finished game, by final totals (equal
+    totals share a place): ``all`` player counts together, and ``by_players`` count; each row's
+    ``rank`` is the place as a number (1 query)."""
     rows = (
-        Seat.objects.filter(user=user, game__status=FINISHED)
-        .annotate(place=1 + Coalesce(Subquery(higher), 0))
+        Seat.objects.filter(PLAYED_OUT, user=user)
+        .annotate(place=place())
         .values("game__players", "place")
         .annotate(games=Count("pk"))
         .order_by("place", "game__players")
@@ -189,12 +241,19 @@ def places(user) -> dict:
     for row in rows:
         every[row["place"]] = every.get(row["place"], 0) + row["games"]
         by_players.setdefault(row["game__players"], []).append(
-            {"place": ordinal(row["place"]), "games": row["games"]}
+            {"rank": row["place"], "place": ordinal(row["place"]), "games": row["games"]}
         )
     return {
-        "all": [{"place": ordinal(place), "games": games} for place, games in every.items()],
+        "all": [
+            {"rank": rank, "place": ordinal(rank), "games": games} for rank, games in every.items()
+        ],
         "by_players": by_players,
     }
+
+
+def wins(places: list[dict]) -> int:
+    """The games won among rows of ``places``: those in first place."""
+    return sum(row["games"] for row in places if row["rank"] == 1)
 
 
 def player_stats(user, viewer=None) -> dict:

@@ -21,7 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_noop, ngettext, pgettext
 from django.utils.translation import gettext as _
 
-from games.engine import BOXES, LINES, is_loot, team_of, trick_winner
+from games.engine import BOXES, COLOR_LINES, LINES, is_loot, play_order, team_of, trick_winner
 from games.engine.cards import VALUE
 from games.engine.tricks import SUITS, TRUMP
 from games.models import CHARACTERS
@@ -123,7 +123,7 @@ def box_label(line: str, box: str, names: Sequence[str] | None = None) -> str:
         return names[int(box)] if names and int(box) < len(names) else str(CHARACTERS[int(box)])
     if line == "discard":
         return discard_label(box)
-    if line in ("trump", "super"):
+    if line in COLOR_LINES:
         return _("none") if box == "none" else color_label(box)
     return box
 
@@ -297,7 +297,6 @@ def trick_plays(
     the seat taking a finished trick (each 1 its opponents played there is marked as loot); for
     a trick in play, the card winning it so far is marked."""
     n = seen["players"]
-    seats = [(leader + i) % n for i in range(len(cards))]
     if winner is None and cards and seen["terms"]:
         terms = seen["terms"]
         winning = trick_winner(leader, cards, n, terms["trump"], terms["super"])
@@ -306,7 +305,7 @@ def trick_plays(
     teams = teams or seen["teams"]
     team = team_of((tuple(teams[0]), tuple(teams[1]))) if teams else None
     plays = []
-    for seat, card in zip(seats, cards, strict=True):
+    for seat, card in zip(play_order(leader, n), cards, strict=False):
         k, slot = place(seat, viewer, n)
         loot = winner is not None and team is not None and is_loot(card, seat, winner, team)
         plays.append(
@@ -387,13 +386,13 @@ def board_lines(seen: dict, names: Sequence[str]) -> list[dict]:
         boxes = []
         for box in BOXES[line]:
             unused = line == "first" and int(box) >= players
-            color = box if line in ("trump", "super") and box != "none" else ""
+            color = box if line in COLOR_LINES and box != "none" else ""
             if line == "first":
                 short = names[int(box)] if not unused else str(CHARACTERS[int(box)])
                 mark = initial(int(box))
             elif line == "discard":
                 short, mark = discard_short(box), ""
-            elif line in ("trump", "super"):
+            elif line in COLOR_LINES:
                 short, mark = box_label(line, box), COLOR_SYMBOLS.get(box, "")
                 if line == "super" and box != "none":
                     short = _("%(color)s 1s") % {"color": color_label(box)}

@@ -15,7 +15,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("accounts", "games", "nyet_site")
+PACKAGES = ("accounts", "api", "games", "nyet_site")
 
 
 def module_name(path: Path) -> str:

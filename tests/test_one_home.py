@@ -13,11 +13,21 @@ COPIES = {
     "a trick's winner counted from the leader": re.compile(r"leader \+ winning_index\("),
     "a seat's team worked out from the teams": re.compile(r"for s in teams\[1\]"),
     "the rating's ordinal worked out by hand": re.compile(r"mu\"?\)? - 3 \*"),
+    "a trick's winner counted back from the seat to play": re.compile(r"seat - \(len\("),
+    "a trick's seats counted from its leader": re.compile(r"leader\"?\]? \+ i\) % n"),
+    "which card takes a trick, worked out card by card": re.compile(r"== TRUMP or suit_of\["),
+    "the suit led followed by hand": re.compile(r"if suit_of\[c\] == led\]"),
+    "not a 1 while the hand holds another card": re.compile(r"VALUE\[c\] != 1\] or"),
+    "the discard of two cards by its box": re.compile(r'discard == "2"'),
+    "the passed cards handed to the left": re.compile(r"\[\(s \+ 1\) % n\]\.append\("),
+    "the rules that discard out of play, by name": re.compile(r'not in \("none", "pass_left"\)'),
+    "the colors retyped": re.compile(r'\("B", "R", "Y", "G"\)'),
+    "the board's color lines retyped": re.compile(r'\("trump", "super"\)'),
 }
 
 
 def sources():
-    for package in ("games", "accounts", "nyet_site"):
+    for package in ("games", "accounts", "api", "nyet_site"):
         for path in sorted((ROOT / package).rglob("*.py")):
             relative = path.relative_to(ROOT)
             if relative.parts[:2] != ("games", "engine") and "migrations" not in relative.parts:
@@ -39,6 +49,20 @@ def test_the_scan_finds_the_copies_it_looks_for():
         "for s in teams[1]:",
         'conservative=F("mu") - 3 * F("sigma")',
         "return self.mu - 3 * self.sigma",
+        "return (t.seat - (len(cards) - 1 - at)) % t.players",
+        "winner = (self.seat - (len(cards) - 1 - at)) % self.players",
+        "if team_of[(t.leader + i) % n] == ours:",
+        's = (trick["leader"] + i) % n',
+        "seats = [(leader + i) % n for i in range(n)]",
+        "elif (suit_of[c] == TRUMP or suit_of[c] == led) and power[c] >= best:",
+        "following = [c for c in hand if suit_of[c] == led]",
+        "cards = [c for c in cards if VALUE[c] != 1] or cards",
+        'if terms.discard == "2":',
+        "after[(s + 1) % n].append(chosen[0])",
+        'for color in ("B", "R", "Y", "G")',
+        'if applied and rule not in ("none", "pass_left") else {}',
+        'COLOR_LINES = ("trump", "super")  # the board lines whose boxes are colors',
+        'if line in ("trump", "super"):',
     ]
     for code in copies:
         assert any(pattern.search(code) for pattern in COPIES.values()), code

@@ -79,9 +79,6 @@ def round_seats(current: Round, result: engine.RoundResult, seats) -> list[Round
 
 def _finish_round(game: Game, current: Round, result: engine.RoundResult, after) -> None:
     _set_terms(current, result.terms, result.teams, result.bonus)
-    current.tricks_won = list(result.tricks)
-    current.loot_won = list(result.loot)
-    current.scores = list(result.scores)
     current.save()
     totals = engine.game_standings(after).totals
     seats = list(Seat.objects.filter(game=game))

@@ -17,14 +17,9 @@ spending the card; with negative points the sum is turned around, so the seat du
 
 from __future__ import annotations
 
+from games.engine import play_order
 from games.engine.cards import VALUE
-from games.engine.tricks import TRUMP, winning_index
-
-
-def winner_of(t, cards: list[str]) -> int:
-    """The seat whose card takes ``cards`` (the trick once ``t.seat`` has played)."""
-    at = winning_index(cards, t.trump, t.super)
-    return (t.seat - (len(cards) - 1 - at)) % t.players
+from games.engine.tricks import ONES, TRUMP, loot, strengths, winning_index
 
 
 def chance_holds(t, cards: list[str], at: int | None = None) -> float:
@@ -41,7 +36,7 @@ def chance_holds(t, cards: list[str], at: int | None = None) -> float:
         return 1.0
     if at is None:
         at = winning_index(cards, t.trump, t.super)
-    winner = (t.seat - (len(cards) - 1 - at)) % n
+    winner = play_order(t.leader, n)[at]
     suit_of = t.suit_of
     led = suit_of[cards[0]]
     best = t.power[cards[at]]
@@ -88,37 +83,27 @@ def card_values(t, cards: list[str]) -> list[float]:
     trick = t.trick
     sign = 1 if t.points > 0 else -1
     later_mates = any(team_of[(seat + j) % n] == ours for j in range(1, n - len(trick)))
+    order = play_order(t.leader, n)
     # Loot so far: 1s the other team played (ours if we take it), and ours (theirs if they do).
     their_ones = our_ones = 0
-    for i, x in enumerate(trick):
-        if VALUE[x] == 1:
-            if team_of[(t.leader + i) % n] == ours:
-                our_ones += 1
-            else:
-                their_ones += 1
-    # Who holds the trick so far: a card takes it from them if it is a trump or of the led
-    # suit and at least as strong (the later of equal cards wins), as in ``winning_index``.
-    suit_of = t.suit_of
-    power = t.power
+    if not ONES.isdisjoint(trick):
+        their_ones = len(loot(trick, order, seat, team_of))
+        our_ones = sum(x in ONES for x in trick) - their_ones
+    # Who holds the trick so far, and whether each card would take it from them.
     if trick:
         first = winning_index(trick, t.trump, t.super)
-        best = power[trick[first]]
-        led = suit_of[trick[0]]
+        strength = strengths(t.trump, t.super, trick[0])
+        best = strength[trick[first]]
     values = []
     for c in cards:
         cards_now = [*trick, c]
-        if not trick:
-            at = 0
-        elif (suit_of[c] == TRUMP or suit_of[c] == led) and power[c] >= best:
-            at = len(trick)
-        else:
-            at = first
+        at = first if trick and strength[c] < best else len(trick)
         holds = chance_holds(t, cards_now, at)
-        if team_of[(seat - (len(trick) - at)) % n] == ours:
+        if team_of[order[at]] == ours:
             taken = holds
         else:
             taken = max(1 - holds, 0.3) if later_mates else 1 - holds
-        mine = our_ones + (VALUE[c] == 1)
+        mine = our_ones + (c in ONES)
         gain = taken * (1 + their_ones) - (1 - taken) * (1 + mine)
         values.append(sign * gain - spend(t, c))
     return values

@@ -24,6 +24,7 @@ from games.engine import (
     CARDS_CHOSEN,
     DISCARD,
     LINES,
+    PASS_LEFT,
     TEAMS,
     TRICKS,
     GameState,
@@ -32,6 +33,7 @@ from games.engine import (
     Token,
     Trick,
     cards_discarded,
+    discardable,
 )
 from games.engine.cards import VALUE, sort_cards
 
@@ -228,7 +230,7 @@ def _choices(k: Knowledge, seen: dict, hands, discards, rng: random.Random):
             choices[s] = tuple(seen["choice"])
         elif k.phase == DISCARD:  # chosen but not applied: a guess from the guessed hand
             choices[s] = _guess_choice(rule, hands[s], rng)
-        elif rule == "pass_left":
+        elif rule == PASS_LEFT:
             if (s + 1) % n == k.seat:
                 choices[s] = (seen["received"],)
             else:  # a card the receiver held when the tricks began
@@ -241,9 +243,7 @@ def _choices(k: Knowledge, seen: dict, hands, discards, rng: random.Random):
 
 
 def _guess_choice(rule: str, hand, rng: random.Random) -> tuple[str, ...]:
+    cards = discardable(rule, hand)
     if CARDS_CHOSEN[rule] == 2:
-        return sort_cards(rng.sample(list(hand), 2))
-    cards = list(hand)
-    if rule == "except_1":
-        cards = [c for c in cards if VALUE[c] != 1] or cards
+        return sort_cards(rng.sample(cards, 2))
     return (rng.choice(cards),)

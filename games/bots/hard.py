@@ -23,7 +23,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from games.engine import Discard, Move, PassCard, PlayCard, move_from_json
+from games.engine import (
+    CARDS_CHOSEN,
+    Discard,
+    Move,
+    PassCard,
+    PlayCard,
+    discardable,
+    hands_after,
+    move_from_json,
+)
 from games.engine.board import Terms
 from games.engine.cards import VALUE
 
@@ -121,7 +130,7 @@ class Hard:
             worths = []
             for move in options:
                 choices[seat] = _cards(move)
-                hands = after_choices(terms.discard, state.hands, choices)
+                hands = hands_after(terms.discard, state.hands, choices)
                 r = Round.start(hands, terms, state.teams, state.bonus, terms.first)
                 worths.append(edge(play_out(r, self.policy), seat))
             return worths
@@ -188,22 +197,5 @@ def _cards(move: Discard | PassCard) -> tuple[str, ...]:
 def guess_choice(terms: Terms, hand: Sequence[str], players: int) -> tuple[str, ...]:
     """A discard or pass as Medium would choose it, for the seats of a playout."""
     keep = keep_values(hand, terms.trump, terms.super, players, terms.points)
-    cards = sorted(hand, key=keep.__getitem__)
-    if terms.discard == "2":
-        return tuple(cards[:2])
-    if terms.discard == "except_1":
-        cards = [c for c in cards if VALUE[c] != 1] or cards
-    return (cards[0],)
-
-
-def after_choices(rule: str, hands, choices) -> list[list[str]]:
-    """The hands once every seat's discard or pass is applied."""
-    n = len(hands)
-    after = [list(h) for h in hands]
-    for s, chosen in enumerate(choices):
-        for c in chosen:
-            after[s].remove(c)
-    if rule == "pass_left":
-        for s, chosen in enumerate(choices):
-            after[(s + 1) % n].append(chosen[0])
-    return after
+    cards = discardable(terms.discard, sorted(hand, key=keep.__getitem__))
+    return tuple(cards[: CARDS_CHOSEN[terms.discard]])

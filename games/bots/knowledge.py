@@ -11,7 +11,16 @@ from __future__ import annotations
 
 from collections import Counter
 
-from games.engine import OVER, TRICKS, Terms, team_of
+from games.engine import (
+    OVER,
+    PASS_LEFT,
+    TRICKS,
+    Terms,
+    cards_discarded,
+    play_order,
+    team_of,
+    trick_winner,
+)
 from games.engine.cards import COLOR, SETUPS, deck
 from games.engine.tricks import POWERS, suits, winning_index
 
@@ -53,8 +62,7 @@ class Knowledge:
             if not cards:
                 continue
             led = self.suit_of[cards[0]]
-            for i, c in enumerate(cards):
-                s = (trick["leader"] + i) % n
+            for s, c in zip(play_order(trick["leader"], n), cards, strict=False):
                 self.played_by[s][c] += 1
                 if self.suit_of[c] != led:
                     self.voids[s].add(led)
@@ -66,9 +74,10 @@ class Knowledge:
         rule = None if terms is None else terms.discard
         choice = seen["choice"] or []
         applied = self.phase in APPLIED
-        self.discarded = Counter(choice) if applied and rule not in ("none", "pass_left") else {}
+        out_of_play = applied and rule is not None and cards_discarded(rule)
+        self.discarded = Counter(choice) if out_of_play else {}
         self.pinned: list[Counter] = [Counter() for _ in range(n)]
-        if applied and rule == "pass_left" and choice:
+        if applied and rule == PASS_LEFT and choice:
             left = (seat + 1) % n
             given = choice[0]
             if self.played_by[left][given] == 0:
@@ -112,8 +121,7 @@ class Knowledge:
 
     def winner_of(self, cards: list[str]) -> int:
         """The seat whose card takes ``cards`` (the trick once this seat has played)."""
-        at = winning_index(cards, self.trump, self.super)
-        return (self.seat - (len(cards) - 1 - at)) % self.players
+        return trick_winner(self.leader, cards, self.players, self.trump, self.super)
 
     def takes_lead(self, card: str) -> bool:
         """Whether ``card``, played now by this seat, would hold the trick so far."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import cache
 
-from games.engine import TRICKS, GameState, team_of, trick_winner
+from games.engine import TRICKS, GameState, legal_cards, play_order, team_of, trick_winner
 from games.engine.cards import deck
 from games.engine.scoring import round_scores
 from games.engine.tricks import POWERS, SUITS, loot
@@ -64,10 +64,10 @@ class Round:
         for trick in (*state.tricks, (state.leader, state.trick)):
             leader, cards = trick[0], trick[1]
             r.unplayed.subtract(cards)
-            for i, c in enumerate(cards):
+            for s, c in zip(play_order(leader, n), cards, strict=False):
                 r.suit_left[suit_of[c]] -= 1
                 if suit_of[c] != suit_of[cards[0]]:
-                    r.voids[(leader + i) % n].add(suit_of[cards[0]])
+                    r.voids[s].add(suit_of[cards[0]])
         return r
 
     @classmethod
@@ -113,14 +113,7 @@ class Round:
 
     def legal(self) -> list[str]:
         """The distinct cards the seat to play may play."""
-        hand = self.hands[self.turn]
-        if self.trick:
-            suit_of = self.suit_of
-            led = suit_of[self.trick[0]]
-            following = [c for c in hand if suit_of[c] == led]
-            if following:
-                return list(dict.fromkeys(following))
-        return list(dict.fromkeys(hand))
+        return legal_cards(self.hands[self.turn], self.trick, self.trump, self.super)
 
     def play(self, card: str) -> None:
         """The seat to play plays ``card`` (assumed legal)."""
@@ -137,9 +130,8 @@ class Round:
             return
         leader = self.leader
         winner = trick_winner(leader, trick, n, self.trump, self.super)
-        seats = [(leader + i) % n for i in range(n)]
         self.tricks_won[winner] += 1
-        self.loot_won[winner] += len(loot(trick, seats, winner, self.team_of))
+        self.loot_won[winner] += len(loot(trick, play_order(leader, n), winner, self.team_of))
         self.trick = []
         self.leader = self.turn = winner
 

@@ -19,12 +19,24 @@ A ``GameState`` is never changed in place. ``IllegalMove`` has a ``code`` for pr
 
 The rules themselves live in small modules named after the game: ``cards``, ``board``,
 ``tricks``, ``scoring``; ``state`` ties them into a game. What the rest of the site needs of a
-rule is exported here, so that each rule is stated once: the board's ``LINES`` and ``BOXES``,
-``CARDS_CHOSEN`` and ``cards_discarded`` (line 2's rules), ``team_of``, ``trick_winner`` and
-``is_loot``.
+rule is exported here, so that each rule is stated once: the board's ``LINES``, ``BOXES``
+and ``COLOR_LINES``; line 2's rules (``CARDS_CHOSEN``, ``cards_discarded``, ``discardable``,
+``hands_after``); the tricks' (``legal_cards``, ``play_order``, ``trick_winner``, also for a
+trick in play), ``team_of`` and ``is_loot``.
 """
 
-from .board import BOXES, CARDS_CHOSEN, LINES, PASS_LEFT, Terms, Token, cards_discarded
+from .board import (
+    BOXES,
+    CARDS_CHOSEN,
+    COLOR_LINES,
+    LINES,
+    PASS_LEFT,
+    Terms,
+    Token,
+    cards_discarded,
+    discardable,
+    hands_after,
+)
 from .cards import PLAYER_COUNTS, SETUPS
 from .errors import IllegalMove
 from .moves import (
@@ -58,13 +70,14 @@ from .state import (
     to_act,
     with_deal,
 )
-from .tricks import is_loot, team_of, trick_winner
+from .tricks import is_loot, legal_cards, play_order, team_of, trick_winner
 from .view import view
 
 __all__ = [
     "BOARD",
     "BOXES",
     "CARDS_CHOSEN",
+    "COLOR_LINES",
     "DISCARD",
     "LINES",
     "OVER",
@@ -89,13 +102,17 @@ __all__ = [
     "Trick",
     "apply",
     "cards_discarded",
+    "discardable",
     "game_standings",
+    "hands_after",
     "is_loot",
+    "legal_cards",
     "legal_moves",
     "move_from_json",
     "move_to_json",
     "new_game",
     "play",
+    "play_order",
     "replay",
     "state_from_json",
     "state_to_json",

@@ -5,7 +5,10 @@ Box ids are strings, as in the rules notation: ``["first", "2"]``, ``["points", 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
+
+from .cards import COLORS, VALUE
 
 LINES = ("first", "discard", "trump", "super", "points")
 BOXES = {
@@ -18,12 +21,37 @@ BOXES = {
 # How many cards each seat chooses under each rule of line 2 (``pass_left``: the one it passes).
 CARDS_CHOSEN = {"none": 0, "1": 1, "2": 2, "except_1": 1, "pass_left": 1}
 PASS_LEFT = "pass_left"
+# The lines whose boxes are the four colors (line 4 also has "none").
+COLOR_LINES = tuple(line for line in LINES if set(COLORS) <= set(BOXES[line]))
 
 
 def cards_discarded(rule: str) -> int:
     """How many cards each seat's hand loses for the round under line 2's ``rule``: a passed
     card stays in play, in the next hand."""
     return 0 if rule == PASS_LEFT else CARDS_CHOSEN[rule]
+
+
+def discardable(rule: str, cards: Sequence[str]) -> list[str]:
+    """The cards of a hand (``cards``, in their order, repeats kept) that a seat may choose
+    under line 2's ``rule``: ``except_1`` allows a 1 only to a hand of nothing but 1s."""
+    if rule == "except_1":
+        return [c for c in cards if VALUE[c] != 1] or list(cards)
+    return list(cards)
+
+
+def hands_after(rule: str, hands: Sequence[Sequence[str]], choices) -> list[list[str]]:
+    """The hands once every seat's choice under line 2's ``rule`` is made: the chosen cards
+    leave them, and under ``pass_left`` each arrives, last, in the hand on the chooser's left
+    (unsorted: the bots' playouts keep this order)."""
+    n = len(hands)
+    after = [list(h) for h in hands]
+    for s, chosen in enumerate(choices):
+        for c in chosen:
+            after[s].remove(c)
+    if rule == PASS_LEFT:
+        for s, chosen in enumerate(choices):
+            after[(s + 1) % n].append(chosen[0])
+    return after
 
 
 class Token(NamedTuple):

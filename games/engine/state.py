@@ -14,12 +14,22 @@ from functools import cache
 from itertools import combinations
 from typing import NamedTuple
 
-from .board import BOXES, CARDS_CHOSEN, LINES, Terms, Token, first_open, terms_of
+from .board import (
+    BOXES,
+    CARDS_CHOSEN,
+    LINES,
+    Terms,
+    Token,
+    discardable,
+    first_open,
+    hands_after,
+    terms_of,
+)
 from .cards import PLAYER_COUNTS, SETUPS, VALUE, deck, sort_cards
 from .errors import IllegalMove, gettext_noop
 from .moves import ChooseTeams, Discard, Move, PassCard, PlaceToken, PlayCard
 from .scoring import round_scores, standings
-from .tricks import ONES, SUITS, loot, team_of, trick_winner
+from .tricks import ONES, SUITS, legal_cards, loot, play_order, team_of, trick_winner
 
 BOARD = "board"
 TEAMS = "teams"
@@ -37,9 +47,9 @@ class Trick(NamedTuple):
     winner: int
     loot: tuple[str, ...]
 
-    def seats(self, players: int) -> list[int]:
+    def seats(self, players: int) -> tuple[int, ...]:
         """Who played each card, in play order (clockwise from the leader)."""
-        return _SEATS_FROM[players][self.leader][: len(self.cards)]
+        return play_order(self.leader, players)[: len(self.cards)]
 
 
 class RoundResult(NamedTuple):
@@ -198,8 +208,6 @@ _TOKEN_MOVES = [
     for seat in range(5)
 ]
 _PLAY_MOVES = [{c: PlayCard(seat, c) for c in VALUE} for seat in range(5)]
-# The seats in play order, by player count and leader.
-_SEATS_FROM = {n: [[(lead + k) % n for k in range(n)] for lead in range(n)] for n in PLAYER_COUNTS}
 
 
 def legal_moves(state: GameState, seat: int) -> list[Move]:
@@ -208,15 +216,11 @@ def legal_moves(state: GameState, seat: int) -> list[Move]:
     if phase == TRICKS:
         if seat != state.turn:
             return []
-        hand = state.hands[seat]
-        trick = state.trick
-        if trick:
-            terms = state.terms
-            suit_of = SUITS[terms.trump, terms.super]
-            led = suit_of[trick[0]]
-            hand = [c for c in hand if suit_of[c] == led] or hand
+        terms = state.terms
         plays = _PLAY_MOVES[seat]
-        return [plays[c] for c in dict.fromkeys(hand)]
+        return [
+            plays[c] for c in legal_cards(state.hands[seat], state.trick, terms.trump, terms.super)
+        ]
     if phase == BOARD:
         if seat != state.turn:
             return []
@@ -244,9 +248,7 @@ def _discard_choices(rule: str, seat: int, hand: tuple[str, ...]) -> list[Move]:
         return [PassCard(seat, c) for c in distinct]
     if rule == "2":
         return [Discard(seat, pair) for pair in dict.fromkeys(combinations(hand, 2))]
-    if rule == "except_1":
-        distinct = [c for c in distinct if VALUE[c] != 1] or distinct
-    return [Discard(seat, (c,)) for c in distinct]
+    return [Discard(seat, (c,)) for c in discardable(rule, distinct)]
 
 
 def _team_sizes(players: int) -> tuple[int, ...]:
@@ -465,7 +467,8 @@ def check_discard(rule: str, hand: Sequence[str], cards: Sequence[str]) -> None:
         if c not in rest:
             raise IllegalMove("not_in_hand", gettext_noop("You do not hold {card}."), card=c)
         rest.remove(c)
-    if rule == "except_1" and VALUE[cards[0]] == 1 and any(VALUE[c] != 1 for c in hand):
+    allowed = discardable(rule, hand)
+    if any(c not in allowed for c in cards):
         raise IllegalMove(
             "discard_a_1",
             gettext_noop("This round you may not discard a 1 while you hold another card."),
@@ -495,14 +498,7 @@ def _choose_discard(state: GameState, move: Discard | PassCard) -> GameState:
     if None in choices:
         return new
     # Everyone has chosen: only now do the cards leave the hands (and passes arrive).
-    hands = [list(h) for h in state.hands]
-    n = state.players
-    for s, chosen in enumerate(choices):
-        for c in chosen:
-            hands[s].remove(c)
-        if rule == "pass_left":
-            hands[(s + 1) % n].append(chosen[0])
-    new.hands = tuple(sort_cards(h) for h in hands)
+    new.hands = tuple(sort_cards(h) for h in hands_after(rule, state.hands, choices))
     return _start_tricks(new)
 
 
@@ -569,7 +565,7 @@ def _take_trick(state: GameState, cards: tuple[str, ...]) -> Trick:
     taken = (
         ()
         if ONES.isdisjoint(cards)
-        else tuple(loot(cards, _SEATS_FROM[n][leader], winner, state.team_of))
+        else tuple(loot(cards, play_order(leader, n), winner, state.team_of))
     )
     return Trick(leader, cards, winner, taken)
 

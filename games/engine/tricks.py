@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from .cards import ALL_CARDS, COLOR, COLORS, VALUE
+from .cards import ALL_CARDS, COLOR, COLORS, PLAYER_COUNTS, VALUE
 
 TRUMP = "trump"
 
@@ -36,13 +36,12 @@ def is_supertrump(card: str, super_: str) -> bool:
 
 
 def legal_cards(hand: Sequence[str], trick: Sequence[str], trump: str, super_: str) -> list[str]:
-    """The distinct cards of ``hand`` that may be played to ``trick`` (the cards already in it)."""
+    """The distinct cards of ``hand`` that may be played to ``trick`` (the cards already in it),
+    in the hand's order: those of the suit led, if the hand holds any."""
     if trick:
-        suit_of = suits(trump, super_)
+        suit_of = SUITS[trump, super_]
         led = suit_of[trick[0]]
-        following = [c for c in hand if suit_of[c] == led]
-        if following:
-            return list(dict.fromkeys(following))
+        hand = [c for c in hand if suit_of[c] == led] or hand
     return list(dict.fromkeys(hand))
 
 
@@ -57,6 +56,22 @@ def _powers(trump: str, super_: str) -> dict[str, int]:
 # How strongly each card takes a trick, among cards that can take it (trumps and the led suit).
 POWERS = {terms: _powers(*terms) for terms in SUITS}
 ONES = frozenset(c for c in ALL_CARDS if VALUE[c] == 1)
+# The same for a trick whose led suit is known, by (trump, supertrump, led suit): -1 for the
+# cards that cannot take it.
+STRENGTHS = {
+    (*terms, led): {
+        c: power if SUITS[terms][c] in (TRUMP, led) else -1 for c, power in POWERS[terms].items()
+    }
+    for terms in SUITS
+    for led in (*COLORS, TRUMP)
+}
+
+
+def strengths(trump: str, super_: str, first: str) -> dict[str, int]:
+    """How strongly each card takes the trick led with ``first``: a card takes it from the one
+    holding it if it is at least as strong (of equal cards, the one played last wins); -1
+    for a card that cannot take it (neither a trump nor of the suit led)."""
+    return STRENGTHS[trump, super_, SUITS[trump, super_][first]]
 
 
 def winning_index(cards: Sequence[str], trump: str, super_: str) -> int:
@@ -65,20 +80,29 @@ def winning_index(cards: Sequence[str], trump: str, super_: str) -> int:
     The last supertrump wins; else the highest trump; else the highest card of the led suit.
     Equal cards: the one played last wins.
     """
-    suit_of = SUITS[trump, super_]
-    power = POWERS[trump, super_]
-    led = suit_of[cards[0]]
+    strength = STRENGTHS[trump, super_, SUITS[trump, super_][cards[0]]]
     best_index, best = 0, -1
     for index, c in enumerate(cards):
-        suit = suit_of[c]
-        if (suit == TRUMP or suit == led) and power[c] >= best:
-            best_index, best = index, power[c]
+        if strength[c] >= best:
+            best_index, best = index, strength[c]
     return best_index
+
+
+# The seats in the order they play to a trick, by player count and leader.
+PLAY_ORDER = {
+    n: tuple(tuple((lead + k) % n for k in range(n)) for lead in range(n)) for n in PLAYER_COUNTS
+}
+
+
+def play_order(leader: int, players: int) -> tuple[int, ...]:
+    """The seats in the order they play to the trick ``leader`` leads: the i-th card of a
+    trick is the i-th seat's (clockwise from the leader)."""
+    return PLAY_ORDER[players][leader]
 
 
 def trick_winner(leader: int, cards: Sequence[str], players: int, trump: str, super_: str) -> int:
     """The seat that takes (or, for a trick in play, holds so far) the trick ``leader`` led."""
-    return (leader + winning_index(cards, trump, super_)) % players
+    return PLAY_ORDER[players][leader][winning_index(cards, trump, super_)]
 
 
 @cache

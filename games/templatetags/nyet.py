@@ -2,7 +2,7 @@
 
 from django import template
 
-from games.table import COLOR_SYMBOLS, card_html, color_label
+from games.table import card_html
 
 register = template.Library()
 
@@ -11,16 +11,6 @@ register = template.Library()
 def card(code: str, extra_class: str = ""):
     """A card face (``games.table.card_html``): color by class and by symbol."""
     return card_html(code, extra_class)
-
-
-@register.filter
-def color_name(color: str) -> str:
-    return color_label(color)
-
-
-@register.filter
-def color_symbol(color: str) -> str:
-    return COLOR_SYMBOLS.get(color, "")
 
 
 @register.filter

@@ -2,6 +2,7 @@
 results worked out here from the engine's replay of their move logs, a fixed number of queries
 however many games, and the pages in both languages."""
 
+import random
 import re
 from collections import Counter
 
@@ -9,9 +10,13 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from accounts.selectors import profile_page
 from games import engine, stats
+from games.actions import create_game, resign
 from games.models import Game, MoveRecord
 from games.table import box_label
+
+from .conftest import play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -69,33 +74,85 @@ def test_a_players_rounds_are_counted_from_the_records(games, alice, django_asse
 
 
 def test_vetoed_boxes_and_trump_colors(games, alice, django_assert_num_queries):
-    vetoed = Counter()
-    trumps = Counter()
-    points = Counter()
+    """Over all games and by player count (alice played at 2, 3 and 5 players)."""
+    vetoed = {None: Counter()}
+    trumps = {None: Counter()}
+    points = {None: Counter()}
     for game in games:
         seat = game.seats.get(user=alice).position
         state, moves = replayed(game)
-        vetoed.update(
-            (m.line, m.box) for m in moves if isinstance(m, engine.PlaceToken) and m.seat == seat
-        )
-        for result in state.results:
-            trumps[result.terms.trump] += 1
-            points[result.terms.trump] += result.scores[seat]
+        for players in (None, game.players):
+            vetoed.setdefault(players, Counter()).update(
+                (m.line, m.box)
+                for m in moves
+                if isinstance(m, engine.PlaceToken) and m.seat == seat
+            )
+            for result in state.results:
+                trumps.setdefault(players, Counter())[result.terms.trump] += 1
+                points.setdefault(players, Counter())[result.terms.trump] += result.scores[seat]
     with django_assert_num_queries(1):
         top = stats.vetoed_boxes(alice)
-    wanted = sorted(vetoed.items(), key=lambda item: (-item[1], item[0]))[: stats.TOP_BOXES]
-    assert [row["count"] for row in top] == [count for _, count in wanted]
-    assert [row["box"] for row in top] == [box_label(line, box) for (line, box), _ in wanted]
+    assert sorted(top["by_players"]) == [2, 3, 5]
+    for players, rows in [(None, top["all"]), *top["by_players"].items()]:
+        wanted = sorted(vetoed[players].items(), key=lambda item: (-item[1], item[0]))
+        wanted = wanted[: stats.TOP_BOXES]
+        assert [row["count"] for row in rows] == [count for _, count in wanted], players
+        assert [row["box"] for row in rows] == [box_label(line, box) for (line, box), _ in wanted]
     with django_assert_num_queries(1):
-        colors = stats.trump_colors(alice)["colors"]
-    for c in colors:
-        assert c["rounds"] == trumps[c["color"]]
-        if trumps[c["color"]]:
-            assert c["points"] == pytest.approx(points[c["color"]] / trumps[c["color"]])
-    tallest = max(colors, key=lambda c: c["rounds"])
+        trump_colors = stats.trump_colors(alice)
+    assert [row["players"] for row in trump_colors["by_players"]] == [2, 3, 5]
+    by_players = [(row["players"], row["colors"]) for row in trump_colors["by_players"]]
+    for players, colors in [(None, trump_colors["colors"]), *by_players]:
+        assert [c["color"] for c in colors] == list(engine.BOXES["trump"])
+        for c in colors:
+            rounds = trumps[players][c["color"]]
+            assert c["rounds"] == rounds, (players, c["color"])
+            if rounds:
+                assert c["points"] == pytest.approx(points[players][c["color"]] / rounds)
+            else:
+                assert c["points"] is None
+    tallest = max(trump_colors["colors"], key=lambda c: c["rounds"])
     assert tallest["height"] == stats.BAR_HEIGHT
 
 
+def test_a_game_left_to_the_stand_in_counts_in_neither_the_profile_nor_the_stats(
+    act, finish_game, alice
+):
+    """A game alice resigned (the stand-in played her seat to the end) is abandoned for her: its
+    rounds, place and boxes are not hers, on the profile as in games.stats."""
+    finished = finish_game(alice, bots=("easy",), seed=3)
+    left = act(create_game, alice, players=3, bots=["easy", "easy"], target=1)
+    play_out(act, left, [alice], random.Random(5), until=lambda s: len(s.tricks) >= 1)
+    act(resign, alice, left.pk)
+    left.refresh_from_db()
+    assert left.status == Game.Status.FINISHED and left.seats.get(user=alice).autopilot
+    assert left.rounds.filter(seats__isnull=False).exists()
+
+    # By hand, from the one game she finished.
+    state, _ = replayed(finished)
+    seat = finished.seats.get(user=alice).position
+    scores = [result.scores[seat] for result in state.results]
+    totals = engine.game_standings(state).totals
+    won = totals[seat] == max(totals)
+
+    page = profile_page("alice")
+    total = page["total"]
+    assert (total.played, total.finished, total.abandoned) == (2, 1, 1)
+    assert total.points_per_round == pytest.approx(sum(scores) / len(scores))
+    assert total.points_per_round == stats.player_rounds(alice)[0].points_per_round
+    assert total.wins == int(won) == stats.wins(stats.places(alice)["all"])
+    assert page["places"] == stats.places(alice)["all"]
+    assert sum(row["games"] for row in page["places"]) == 1
+    two, three = page["by_players"]
+    assert (two.players, two.finished, two.wins) == (2, 1, int(won))
+    assert two.points_per_round == total.points_per_round
+    assert (three.players, three.played, three.finished, three.abandoned) == (3, 1, 0, 1)
+    assert (three.wins, three.places, three.points_per_round) == (0, [], None)
+    assert sum(c["rounds"] for c in stats.trump_colors(alice)["colors"]) == len(scores)
+    assert list(stats.vetoed_boxes(alice)["by_players"]) == [2]
+
+
+@translation.override("en")  # the places are named in the active language
 def test_places(tied_game, finish_game, alice, bob, carol, django_assert_num_queries):
     tied_game(alice, bob, carol)  # alice and bob tie on 28, carol 24: 1st, 1st, 3rd
     game = finish_game(carol, bots=("easy", "easy"), seed=4)
@@ -104,13 +161,17 @@ def test_places(tied_game, finish_game, alice, bob, carol, django_assert_num_que
     name = {1: "1st", 2: "2nd", 3: "3rd"}
     with django_assert_num_queries(1):
         assert stats.places(alice) == {
-            "all": [{"place": "1st", "games": 1}],
-            "by_players": {3: [{"place": "1st", "games": 1}]},
+            "all": [{"rank": 1, "place": "1st", "games": 1}],
+            "by_players": {3: [{"rank": 1, "place": "1st", "games": 1}]},
         }
-    assert stats.places(bob)["all"] == [{"place": "1st", "games": 1}]
+    assert stats.places(bob)["all"] == [{"rank": 1, "place": "1st", "games": 1}]
+    assert stats.wins(stats.places(bob)["all"]) == 1
     wanted = Counter([3, carol_place])
     carols = stats.places(carol)
-    assert carols["all"] == [{"place": name[p], "games": wanted[p]} for p in sorted(wanted)]
+    assert carols["all"] == [
+        {"rank": p, "place": name[p], "games": wanted[p]} for p in sorted(wanted)
+    ]
+    assert stats.wins(carols["all"]) == wanted[1]
     # Both of carol's games are at 3 players; a game at 2 players is counted apart.
     assert carols["by_players"] == {3: carols["all"]}
     finish_game(carol, bots=("easy",), seed=5)
@@ -224,3 +285,62 @@ def test_a_players_page_shows_their_rounds_in_both_languages(
     # Each trump color comes with its symbol, for players who cannot tell the colors apart.
     for symbol in ("●", "▲", "★", "■"):
         assert symbol in html
+
+
+def number(value: float, language: str) -> str:
+    """``value|floatformat:1`` as each language writes it."""
+    text = f"{value:.1f}"
+    return text.replace(".", ",") if language == "fr" else text
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (
+            "en",
+            {
+                "games": "1 finished game on the site.",
+                "wins": "<dt>Wins</dt><dd>1</dd>",
+                "places": "Places: 1st × 1",
+                "points": "<dt>Points per round</dt><dd>{}</dd>",
+            },
+        ),
+        (
+            "fr",
+            {
+                "games": "1 partie terminée sur le site.",
+                "wins": "<dt>Victoires</dt><dd>1</dd>",
+                "places": "Places : 1er × 1",
+                "points": "<dt>Points par manche</dt><dd>{}</dd>",
+            },
+        ),
+    ],
+)
+def test_the_stats_page_and_a_profile_show_known_figures_in_a_fixed_number_of_queries(
+    client, tied_game, alice, bob, carol, language, words, django_assert_num_queries
+):
+    """The tied game (alice and bob 28, carol 24): its figures as the pages print them, worked
+    out here from the engine's replay, and the pages' queries counted."""
+    game = tied_game(alice, bob, carol)
+    state, _ = replayed(game)
+    rounds = len(state.results)
+    with django_assert_num_queries(3):
+        html = client.get(reverse("stats"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert words["games"] in html
+    assert '<tr><th scope="row">3</th><td>1</td></tr>' in html  # 1 game at 3 players
+    by_points = {}
+    for result in state.results:
+        by_points.setdefault(result.terms.points, []).extend(result.scores)
+    for points, scores in by_points.items():
+        row = f'<th scope="row">{points}</th><td>{len(scores) // 3}</td>'
+        assert f"{row}<td>{number(sum(scores) / len(scores), language)}</td>" in html
+
+    with django_assert_num_queries(9):
+        html = client.get(
+            reverse("profile", args=["alice"]), HTTP_ACCEPT_LANGUAGE=language
+        ).content.decode()
+    assert words["wins"] in html
+    assert words["places"] in html
+    assert words["points"].format(number(28 / rounds, language)) in html
+    alice_seat = game.seats.get(user=alice).position
+    assert sum(result.scores[alice_seat] for result in state.results) == 28

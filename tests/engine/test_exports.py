@@ -5,6 +5,7 @@ import pytest
 
 from games import engine
 from games.engine.cards import VALUE
+from games.engine.tricks import strengths, winning_index
 
 from .playing import board_done, tokens_for
 
@@ -47,3 +48,71 @@ def test_team_of_and_loot():
 def test_the_board_is_exported_once():
     assert engine.LINES == tuple(engine.BOXES)
     assert set(engine.CARDS_CHOSEN) == set(engine.BOXES["discard"])
+
+
+def test_discardable_keeps_the_1s_for_a_hand_of_nothing_else():
+    hand = ["B1", "R7", "B1", "Y2"]
+    assert engine.discardable("except_1", hand) == ["R7", "Y2"]
+    assert engine.discardable("except_1", ["B1", "G1", "B1"]) == ["B1", "G1", "B1"]
+    for rule in ("1", "2", "pass_left"):
+        assert engine.discardable(rule, hand) == hand
+
+
+def test_hands_after_the_choices_lose_them_and_pass_them_left():
+    hands = [["B1", "R7"], ["Y2", "G3"], ["R9", "B4"]]
+    choices = [("R7",), ("Y2",), ("B4",)]
+    assert engine.hands_after("1", hands, choices) == [["B1"], ["G3"], ["R9"]]
+    # Each passed card arrives last in the hand on its chooser's left.
+    assert engine.hands_after("pass_left", hands, choices) == [
+        ["B1", "B4"],
+        ["G3", "R7"],
+        ["R9", "Y2"],
+    ]
+    assert hands == [["B1", "R7"], ["Y2", "G3"], ["R9", "B4"]]  # unchanged
+
+
+def test_the_engine_applies_the_choices_as_hands_after_says():
+    state = board_done(4, tokens=tokens_for(4, "pass_left"))
+    state = engine.apply(state, engine.legal_moves(state, state.turn)[0])
+    chosen = []
+    before = state.hands
+    for s in engine.to_act(state):
+        move = engine.legal_moves(state, s)[-1]
+        chosen.append((move.card,))
+        state = engine.apply(state, move)
+    expected = engine.hands_after("pass_left", before, chosen)
+    assert [sorted(h) for h in state.hands] == [sorted(h) for h in expected]
+
+
+def test_legal_cards_follow_the_suit_led_if_the_hand_can():
+    hand = ["R2", "Y5", "R9", "Y5", "G1"]
+    assert engine.legal_cards(hand, [], "B", "none") == ["R2", "Y5", "R9", "G1"]
+    assert engine.legal_cards(hand, ["Y13"], "B", "none") == ["Y5"]
+    assert engine.legal_cards(hand, ["B3"], "B", "none") == ["R2", "Y5", "R9", "G1"]
+    # The 1s of the supertrump color are trumps: G1 follows a trump lead, not a green one.
+    assert engine.legal_cards(hand, ["B3"], "B", "G") == ["G1"]
+    assert engine.legal_cards(["G1", "G7"], ["G9"], "B", "G") == ["G7"]
+
+
+def test_play_order_is_clockwise_from_the_leader():
+    assert engine.play_order(3, 5) == (3, 4, 0, 1, 2)
+    assert engine.play_order(0, 3) == (0, 1, 2)
+    # Mid-trick: the seat holding the trick so far.
+    assert engine.trick_winner(2, ["R5", "R9"], 3, "B", "none") == 0
+
+
+def test_strengths_say_which_card_takes_the_trick_in_play():
+    strength = strengths("B", "G", "R5")
+    assert strength["Y13"] == -1  # neither a trump nor red: it cannot take the trick
+    assert strength["G1"] > strength["B13"] > strength["R13"] > strength["R5"] >= 0
+    # Card by card, a card at least as strong as the holder's takes it: as winning_index says.
+    cards = ["R5", "R9", "Y13", "B2", "R13", "B2"]
+    holder = 0
+    for i in range(1, len(cards)):
+        if strength[cards[i]] >= strength[cards[holder]]:
+            holder = i
+        assert holder == winning_index(cards[: i + 1], "B", "G")
+
+
+def test_the_color_lines_are_those_of_the_four_colors():
+    assert engine.COLOR_LINES == ("trump", "super")

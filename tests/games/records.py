@@ -77,12 +77,8 @@ def assert_records_agree(game):
         ]
         if result is None:
             assert parts == []
-            assert row.scores is None and row.tricks_won is None and row.loot_won is None
             terms, teams, bonus = expected["terms"] or (None, None, None)
         else:
-            assert row.scores == list(result.scores)
-            assert row.tricks_won == list(result.tricks)
-            assert row.loot_won == list(result.loot)
             terms, teams, bonus = result.terms, result.teams, result.bonus
             team = engine.team_of(teams)
             assert parts == [

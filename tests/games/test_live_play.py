@@ -12,7 +12,7 @@ from django.core import mail
 from django.urls import reverse
 
 from accounts.models import Rating, RatingChange
-from accounts.selectors import tallies
+from accounts.selectors import profile_page
 from games import engine, queue, tasks
 from games.actions import StaleVersion, create_game, join_game, submit_move
 from games.actions.deadlines import due
@@ -243,8 +243,9 @@ def test_a_player_who_leaves_on_autopilot_ranks_last_and_is_not_told_they_won(
     }
     assert subjects["bob@example.com"] == f"Game {game.pk} is over"
     assert subjects["alice@example.com"] == f"You won game {game.pk}!", "she played it"
-    total, _ = tallies(bob, clock.current)
+    total = profile_page("bob", clock.current)["total"]
     assert (total.finished, total.wins, total.abandoned) == (0, 0, 1)
+    assert total.points_per_round is None  # the autopilot's rounds are not his
     assert MoveRecord.objects.filter(game=game, seat=bob_seat, autopilot=True).exists()
     client.force_login(alice)
     log = client.get(reverse("game_log", args=[game.pk])).content.decode()

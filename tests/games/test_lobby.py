@@ -158,8 +158,8 @@ def _options(html: str, name: str) -> list[tuple[str, bool]]:
 
 
 def test_the_new_game_form_offers_what_the_code_accepts(client, alice):
-    """The times per move and bot levels come from the code that checks them: every one offered
-    is accepted, and nothing accepted is missing from the form."""
+    """The times per move, bot levels, seats and visibilities come from the code that checks
+    them: every one offered is accepted, and nothing accepted is missing from the form."""
     client.force_login(alice)
     html = client.get(reverse("lobby")).content.decode()
     times = _options(html, "move_seconds")
@@ -174,6 +174,15 @@ def test_the_new_game_form_offers_what_the_code_accepts(client, alice):
     for value in accepted:
         form = CreateGameForm({"players": "2", "move_seconds": value})
         assert form.is_valid(), value
+    # A menu for each seat but the maker's at the largest table, and one only.
+    seats = [f"seat_{p}" for p in range(1, max(engine.PLAYER_COUNTS))]
+    assert re.findall(r'<select id="(seat_\d+)"', html) == seats
+    assert [name for name in CreateGameForm().fields if name.startswith("seat_")] == seats
+    visibilities = _options(html, "visibility")
+    assert [value for value, _ in visibilities] == Game.Visibility.values
+    assert ">Anyone (listed in the lobby)<" in html
+    for value in Game.Visibility.values:
+        assert CreateGameForm({"players": "2", "visibility": value}).is_valid(), value
 
 
 def test_the_add_bot_form_offers_every_level(act, client, alice):

@@ -66,3 +66,39 @@ def test_moves_are_counted_and_tricks_in_play_dropped():
         parts.values_list("position", "team", "first", "bonus_team", "tricks", "loot", "score")
     ) == [(0, 1, False, False, 6, 1, 14), (1, 0, True, False, 9, 0, 18)]
     assert not apps.get_model("games", "RoundSeat").objects.exclude(round_id=finished.pk).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_round_lists_go_to_round_seat_and_come_back():
+    """Migration 0014 drops Round's per-seat lists (RoundSeat has them); going back, they are
+    written again from the RoundSeat rows."""
+    lists = [("games", "0013_table_chat")]
+    dropped = [("games", "0014_round_lists_in_round_seats")]
+    apps = migrate(lists)
+    game = apps.get_model("games", "Game").objects.create(
+        players=2, invite_code="lists", seed=1, status="finished"
+    )
+    seats = [game.seats.create(position=position) for position in (0, 1)]
+    Round = apps.get_model("games", "Round")
+    finished = Round.objects.create(
+        game=game, number=1, dealer=0, first=1, discard="none", trump="B", supertrump="R",
+        points=2, teams=[[1], [0]], tricks_won=[6, 9], loot_won=[1, 0], scores=[14, 18],
+    )  # fmt: skip
+    in_play = Round.objects.create(game=game, number=2, dealer=1)
+    for seat, tricks, loot, score in zip(seats, [6, 9], [1, 0], [14, 18], strict=True):
+        finished.seats.create(
+            seat=seat, position=seat.position, team=1 - seat.position, first=seat.position == 1,
+            bonus=False, bonus_team=False, tricks=tricks, loot=loot, score=score,
+        )  # fmt: skip
+
+    apps = migrate(dropped)
+    fields = {f.name for f in apps.get_model("games", "Round")._meta.get_fields()}
+    assert fields.isdisjoint({"tricks_won", "loot_won", "scores"})
+    assert apps.get_model("games", "RoundSeat").objects.count() == 2
+
+    apps = migrate(lists)
+    Round = apps.get_model("games", "Round")
+    again = Round.objects.get(pk=finished.pk)
+    assert (again.tricks_won, again.loot_won, again.scores) == ([6, 9], [1, 0], [14, 18])
+    unfinished = Round.objects.get(pk=in_play.pk)
+    assert (unfinished.tricks_won, unfinished.loot_won, unfinished.scores) == (None, None, None)

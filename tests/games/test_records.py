@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import engine, selectors
 from games.actions import create_game, submit_move
-from games.models import Game, Play, Round, Trick
+from games.models import Game, MoveRecord, Play, Round, RoundSeat, Trick
 
 from .conftest import play_out, seat_of, state_of
 from .records import assert_records_agree
@@ -112,6 +112,45 @@ def test_the_database_keeps_the_records_whole(a_trick):
     refused_by_the_database(lambda: Round.objects.create(game=current.game, number=99, dealer=5))
     refused_by_the_database(lambda: current.tokens.create(seat=0, line="color", box="B", order=40))
     refused_by_the_database(lambda: current.tokens.create(seat=5, line="trump", box="X", order=40))
+    token = current.tokens.first()
+    covered = set(current.tokens.values_list("line", "box"))
+    line, box = next(
+        (line, box)
+        for line in engine.LINES
+        for box in engine.BOXES[line]
+        if (line, box) not in covered
+    )
+    current.tokens.create(seat=0, line=line, box=box, order=40)  # each constraint alone is met
+    refused_by_the_database(
+        lambda: current.tokens.create(seat=0, line=line, box=box, order=41)
+    )  # token_box_once
+    refused_by_the_database(
+        lambda: current.tokens.create(seat=0, line=token.line, box="X", order=token.order)
+    )  # token_order_once
+    game = current.game
+    Round.objects.create(game=game, number=98, dealer=4, first=4, bonus=4)
+    refused_by_the_database(lambda: Round.objects.create(game=game, number=99, dealer=0, first=5))
+    refused_by_the_database(lambda: Round.objects.create(game=game, number=99, dealer=0, bonus=5))
+    seat = game.seats.first()
+
+    def part(**fields):
+        values = {"position": 0, "team": 0, "first": False, "bonus": False, "bonus_team": False}
+        values |= {"tricks": 0, "loot": 0, "score": 0, **fields}
+        return RoundSeat.objects.create(round=current, seat=seat, **values)
+
+    part(position=4, team=1)
+    refused_by_the_database(lambda: part(position=4))  # round_seat_once
+    refused_by_the_database(lambda: part(position=5))  # round_seat_0_to_4
+    refused_by_the_database(lambda: part(team=2))  # round_seat_team_0_or_1
+    last = game.moves.order_by("-number").first()
+
+    def move(**fields):
+        values = {"number": last.number + 1, "seat": 0, "move": {}, "round": 1, **fields}
+        return MoveRecord.objects.create(game=game, **values)
+
+    move(seat=4)
+    refused_by_the_database(lambda: move(number=last.number))  # move_number_once
+    refused_by_the_database(lambda: move(number=last.number + 2, seat=5))  # move_seat_0_to_4
 
 
 def test_the_last_trick_of_a_round_is_read_from_the_records(act, alice):
