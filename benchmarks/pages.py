@@ -9,7 +9,8 @@ and PostgreSQL in CPU milliseconds (read from the processes, so the clients' own
 same 2 cores, does not blur the comparison). The ratio is the bare view's cost over the page's:
 the goal (issue 15) is at least 0.5 for the game page, its HTMX fragment and the lobby, and 0.9
 for a poll that finds nothing new. The game is alice's 4-player game against Easy bots, in the
-tricks of round 2. It uses its own database, ``nyet_pages``, and Redis database 13.
+tricks of round 2. It uses its own database, ``nyet_pages`` (``--database`` names another, so
+that two people can measure at once), and Redis database 13.
 """
 
 from __future__ import annotations
@@ -40,14 +41,14 @@ DATABASE = "nyet_pages"
 CLIENTS = 4
 
 
-def prepare(folder: Path) -> tuple[dict, dict]:
+def prepare(folder: Path, database: str) -> tuple[dict, dict]:
     import psycopg
     import redis
 
-    url = f"postgresql://root@127.0.0.1:5432/{DATABASE}"
+    url = f"postgresql://root@127.0.0.1:5432/{database}"
     with psycopg.connect("postgresql://root@127.0.0.1:5432/postgres", autocommit=True) as db:
-        db.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-        db.execute(f"CREATE DATABASE {DATABASE}")
+        db.execute(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
+        db.execute(f"CREATE DATABASE {database}")
     redis_url = "redis://127.0.0.1:6379/13"
     redis.Redis.from_url(redis_url).flushdb()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NYET_", "DJANGO_"))}
@@ -134,10 +135,11 @@ def cpu(processes: list[psutil.Process]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--database", default=DATABASE, help="the PostgreSQL database to (re)make")
     parser.add_argument("--only", default="", help="measure only the URLs whose name has this")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        env, urls = prepare(Path(folder))
+        env, urls = prepare(Path(folder), args.database)
         env["DJANGO_SETTINGS_MODULE"] = "benchmarks.bare_site"
         site, port = start_web(env, Path(folder))
         try:
@@ -153,7 +155,7 @@ def main() -> None:
             database = [
                 p
                 for p in psutil.process_iter(["cmdline"])
-                if DATABASE in " ".join(p.info["cmdline"] or ())
+                if args.database in " ".join(p.info["cmdline"] or ())
             ]
             print(
                 "| request | requests/s | median | web CPU per request | PostgreSQL CPU "

@@ -119,23 +119,32 @@ def seat_of(user, game_id: int) -> int | None:
     )
 
 
-def _visible_game(game_id: int, user, invite_code: str = "") -> Game | None:
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None or not can_view(game, user, invite_code):
+def _visible_table(game_id: int, user, invite_code: str = "") -> tuple[Game, list[Seat]] | None:
+    """The game with its seats and their players, or None when there is no such game for
+    ``user`` (``can_view``). One query: a game has all its seats from the moment it is made, so
+    the game comes joined to them, and a seated player needs no second look to be let in."""
+    seats = list(table_seats(game_id))
+    if not seats:
         return None
-    return game
+    game = seats[0].game
+    for seat in seats:
+        seat.game = game  # one game for all (``Seat.name`` reads it), not one per row
+    seated = user.is_authenticated and any(seat.user_id == user.pk for seat in seats)
+    if not seated and not can_view(game, user, invite_code):
+        return None
+    return game, seats
 
 
 def game_page(game_id: int, user, invite_code: str = "") -> dict | None:
     """Everything the game page shows, for ``user`` (anonymous or not seated: a spectator), in
-    a fixed number of queries: the game, its seats, this round's moves, on the board (and at the
+    a fixed number of queries: the game with its seats, this round's moves, on the board (and at the
     end) the last trick of the round before, and once the game is over its rating changes and its
     rematch. None when there
     is no such game for this user (``can_view``)."""
-    game = _visible_game(game_id, user, invite_code)
-    if game is None:
+    found = _visible_table(game_id, user, invite_code)
+    if found is None:
         return None
-    seats = list(table_seats(game))
+    game, seats = found
     infos = seat_infos(seats, user)
     names = [s.name for s in infos]
     mine = next((s for s in infos if s.is_me), None)
@@ -202,9 +211,9 @@ SEAT_FIELDS = (
 LOG_FIELDS = ("number", "seat", "move", "timeout", "autopilot")
 
 
-def table_seats(game: Game) -> QuerySet[Seat]:
-    """A game's seats with their players, as the pages read them (one query)."""
-    return game.seats.select_related("user").only(*SEAT_FIELDS)
+def table_seats(game_id: int) -> QuerySet[Seat]:
+    """A game's seats with their players and the game, as the pages read them (one query)."""
+    return Seat.objects.filter(game_id=game_id).select_related("game", "user").only(*SEAT_FIELDS)
 
 
 def table_context(seen: dict, infos, names: list[str], me: int | None, now=None) -> dict:
@@ -350,11 +359,12 @@ def log_line(record, names: list[str], me: int | None, finished: bool) -> dict:
 
 
 def move_log_page(game_id: int, user) -> dict | None:
-    """Every move of a game, by round (three queries: the game, its seats, its moves)."""
-    game = _visible_game(game_id, user)
-    if game is None:
+    """Every move of a game, by round (two queries: the game with its seats, its moves)."""
+    found = _visible_table(game_id, user)
+    if found is None:
         return None
-    infos = seat_infos(list(table_seats(game)), user)
+    game, seats = found
+    infos = seat_infos(seats, user)
     names = [s.name for s in infos]
     me = next((s.position for s in infos if s.is_me), None)
     finished = game.status == Game.Status.FINISHED
@@ -368,13 +378,14 @@ def move_log_page(game_id: int, user) -> dict | None:
 def replay_page(game_id: int, step: int | None, user) -> dict | None:
     """A finished game after its first ``step`` moves, every hand shown: nothing is secret
     once the game is over. None for no such game; ``unavailable`` while it is not over (the
-    replay shows nothing of a game in play). Three queries, whatever the step."""
-    game = _visible_game(game_id, user)
-    if game is None:
+    replay shows nothing of a game in play). Two queries, whatever the step."""
+    found = _visible_table(game_id, user)
+    if found is None:
         return None
+    game, seats = found
     if game.status != Game.Status.FINISHED:
         return {"game": game, "unavailable": True}
-    infos = seat_infos(list(table_seats(game)), user)
+    infos = seat_infos(seats, user)
     names = [s.name for s in infos]
     mine = next((s.position for s in infos if s.is_me), None)
     records = list(

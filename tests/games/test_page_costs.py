@@ -24,26 +24,27 @@ def queries(client, url: str, **options) -> list[str]:
     return [q["sql"] for q in captured]
 
 
-def test_the_game_fragment_costs_five_queries_six_on_the_board(act, client, alice, bob):
+def test_the_game_fragment_costs_four_queries_five_on_the_board(act, client, alice, bob):
     game = act(create_game, alice, players=3, bots=["easy"])
     act(join_game, bob, game.pk)
     client.force_login(alice)
     url = reverse("game", args=[game.pk])
     client.get(url)  # the first visit of the minute records presence (one write)
-    # the session, the player, the game, its seats with their players, this round's moves, and
-    # on the board, the last trick of the round before (shown with that round's summary)
-    assert len(queries(client, url, headers=HX)) == 6
+    # the session, the player, the game joined to its seats with their players, this round's
+    # moves, and on the board, the last trick of the round before (shown with that round's
+    # summary)
+    assert len(queries(client, url, headers=HX)) == 5
     rng = random.Random(3)
     for phase in ("teams", "discard", "tricks"):
         game = play_out(act, game, [alice, bob], rng, until=lambda s, p=phase: s.phase == p)
-        assert len(queries(client, url, headers=HX)) == 5, phase
-        assert len(queries(client, url)) == 5 + 1, phase  # the whole page too, with its chat
+        assert len(queries(client, url, headers=HX)) == 4, phase
+        assert len(queries(client, url)) == 4 + 1, phase  # the whole page too, with its chat
     game = play_out(act, game, [alice, bob], rng, until=lambda s: s.phase == "board")
     assert game.status == Game.Status.ACTIVE
-    assert len(queries(client, url, headers=HX)) == 6  # the next board, and the last round
+    assert len(queries(client, url, headers=HX)) == 5  # the next board, and the last round
     game = play_out(act, game, [alice, bob], rng)
     assert game.status == Game.Status.FINISHED
-    assert len(queries(client, url, headers=HX)) == 6 + 2  # its rating changes and its rematch
+    assert len(queries(client, url, headers=HX)) == 5 + 2  # its rating changes and its rematch
 
 
 def test_a_poll_that_finds_nothing_new_costs_one_query(act, client, alice, bob):
