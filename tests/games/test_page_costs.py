@@ -45,6 +45,10 @@ def test_the_game_fragment_costs_four_queries_five_on_the_board(act, client, ali
     game = play_out(act, game, [alice, bob], rng)
     assert game.status == Game.Status.FINISHED
     assert len(queries(client, url, headers=HX)) == 5 + 2  # its rating changes and its rematch
+    # the replay and the full move log: the session, the player, the game joined to its seats,
+    # every move
+    assert len(queries(client, reverse("game_replay", args=[game.pk]), data={"step": 9})) == 4
+    assert len(queries(client, reverse("game_log", args=[game.pk]))) == 4
 
 
 def test_a_poll_that_finds_nothing_new_costs_one_query(act, client, alice, bob):
