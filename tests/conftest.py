@@ -42,6 +42,17 @@ def broker_presumed_up():
 
 
 @pytest.fixture(autouse=True)
+def english_first():
+    """A French page leaves French active in the thread that served it (LocaleMiddleware
+    activates a language and nothing deactivates it): each test starts in the default language."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def fresh_cache():
     """Rate limits count in the cache: each test starts with none counted."""
     from django.core.cache import cache

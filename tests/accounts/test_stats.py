@@ -152,7 +152,6 @@ def test_a_game_left_to_the_stand_in_counts_in_neither_the_profile_nor_the_stats
     assert list(stats.vetoed_boxes(alice)["by_players"]) == [2]
 
 
-@translation.override("en")  # the places are named in the active language
 def test_places(tied_game, finish_game, alice, bob, carol, django_assert_num_queries):
     tied_game(alice, bob, carol)  # alice and bob tie on 28, carol 24: 1st, 1st, 3rd
     game = finish_game(carol, bots=("easy", "easy"), seed=4)
