@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
-from games.actions.errors import retry_message
+from nyet_site.refusals import retry_message
 
 from .names import BOT_PREFIX, clashes, reads_as_bot
 

@@ -12,7 +12,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from games.forms import Form, ModelForm, QuotedInput
+from nyet_site.forms import Form, ModelForm, QuotedInput
 
 from .models import User
 from .names import clashes, name_key, reads_as_bot

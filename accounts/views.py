@@ -11,7 +11,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from games.actions.errors import retry_message
+from nyet_site.refusals import retry_message
 
 from . import selectors
 from .actions import delete_account

@@ -10,8 +10,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.actions import ActionError, become_bot_account
-from games.forms import ConfirmForm, Form, first_error
+from games.forms import ConfirmForm, first_error
 from games.models import Seat
+from nyet_site.forms import Form
 
 from .models import ApiToken, Scope
 from .tokens import create_token, revoke_token

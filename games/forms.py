@@ -14,12 +14,13 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 from games.actions.deadlines import VACATION_DAYS
-from games.actions.errors import quote
 from games.actions.lobby import MAX_TARGET, TIME_CONTROLS
 from games.engine import PLAYER_COUNTS
 from games.engine.cards import ALL_CARDS
 from games.engine.moves import KINDS
 from games.models import Game
+from nyet_site.forms import Form
+from nyet_site.refusals import quote
 
 MALFORMED = _("That move is not understood.")
 MAX_VERSION = 2**31 - 1  # Game.version is a PositiveIntegerField
@@ -70,36 +71,6 @@ def new_game_choices() -> dict:
         "other_seats": OTHER_SEATS,
         "visibility_choices": VISIBILITY_CHOICES,
     }
-
-
-class QuotedInput:
-    """A form whose messages repeat at most a short prefix of what was sent (``quote``), its
-    fields' included: Django's own (“Select a valid choice. … is not one of the available
-    choices.”) would repeat the whole value. Every error of a form passes through
-    ``add_error``, the model's and ``clean``'s too."""
-
-    def add_error(self, field, error):
-        if isinstance(error, ValidationError):
-            for each in _every_error(error):
-                if each.params and "value" in each.params:
-                    each.params = {**each.params, "value": quote(each.params["value"])}
-        super().add_error(field, error)
-
-
-def _every_error(error: ValidationError):
-    if hasattr(error, "error_dict"):
-        for errors in error.error_dict.values():
-            yield from errors
-    else:
-        yield from error.error_list
-
-
-class Form(QuotedInput, forms.Form):
-    """The base of every form of the site (``ModelForm`` for a model's)."""
-
-
-class ModelForm(QuotedInput, forms.ModelForm):
-    """The base of every model form of the site."""
 
 
 class Strings(forms.Field):

@@ -475,7 +475,7 @@ def test_no_form_repeats_a_long_value(form_class, make_person, rf):
     them), it quotes at most a short prefix of what was sent."""
     from django.utils.datastructures import MultiValueDict
 
-    from games.actions.errors import QUOTE_LENGTH
+    from nyet_site.refusals import QUOTE_LENGTH
 
     user = make_person("player")
     fields = build(form_class, MultiValueDict(), user, rf).fields  # some are added when made

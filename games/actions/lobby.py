@@ -16,8 +16,9 @@ from games.bots import STAND_IN
 from games.engine import new_game, state_from_json, state_to_json
 from games.live import announce_on_commit
 from games.models import Game, Invitation, Round, Seat
+from nyet_site.refusals import quote, retry_message
 
-from .errors import ActionError, RateLimited, quote, retry_message
+from .errors import ActionError, RateLimited
 from .notify import email_on_commit, notify_people_on_commit
 from .turns import after_commit, sync_acting
 
