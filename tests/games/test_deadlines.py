@@ -2,6 +2,7 @@
 by an injected clock and the sweep (run twice each time: nothing may happen twice)."""
 
 import random
+import secrets
 from collections import Counter
 from datetime import timedelta
 
@@ -232,10 +233,15 @@ def person_moves(act, game, user, rng):
     act(submit_move, user, game.pk, game.version, move)
 
 
-def test_every_new_decision_gets_a_full_clock(act, alice, clock):
+DEAL = 1
+
+
+def test_every_new_decision_gets_a_full_clock(act, alice, clock, monkeypatch):
     """Alice thinks for 20 of her 24 hours before each move. Whenever she must decide again
     right after her own move (the team chooser going on to discard, a chooser leading the first
     trick, a trick's winner leading the next), she has a full day again, not the 4 hours left."""
+    # One deal, so that the count below does not hang on the luck of a random one.
+    monkeypatch.setattr(secrets, "randbits", lambda bits: DEAL)
     game = correspondence_game(act, alice, bots=("easy", "easy"))
     rng = random.Random(11)
     again = 0
