@@ -8,6 +8,7 @@ and, for a side suit, on how often another player can trump it (more players, mo
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from functools import cache
 
@@ -53,12 +54,16 @@ def card_chances(hand, trump: str, super_: str, players: int) -> dict[str, float
     for suit, cards in by_suit.items():
         cards.sort(key=power.__getitem__, reverse=True)
         powers = deck_powers[suit]
-        mine = Counter(power[c] for c in cards)
+        mine_above = 0  # cards of this hand stronger than c (the hand is strongest first)
         for i, c in enumerate(cards):
             p = power[c]
-            above = sum(1 for q in powers if q > p) - sum(k for q, k in mine.items() if q > p)
+            if i and power[cards[i - 1]] > p:
+                mine_above = i
+            if c in chances:  # a second copy: the first one's chance stands
+                continue
+            above = len(powers) - bisect_right(powers, p) - mine_above
             if p == 100:  # the last supertrump wins: the others' supertrumps are threats
-                above += sum(1 for q in powers if q == 100) - mine[100]
+                above += powers.count(100) - sum(1 for d in cards if power[d] == 100)
             threats = above * fraction
             below = len(cards) - i - 1
             if suit == TRUMP:
@@ -73,7 +78,7 @@ def card_chances(hand, trump: str, super_: str, players: int) -> dict[str, float
             else:
                 chance = max(0.0, min(0.6, 0.45 - 0.25 * (threats - below)))
                 chance *= RUFF_SURVIVAL[players]
-            chances.setdefault(c, chance)
+            chances[c] = chance
     return chances
 
 
