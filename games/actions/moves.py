@@ -130,7 +130,9 @@ def _bot_to_act(state, bots: dict[int, str]) -> int | None:
 
 def site_bot(level: str, seed: str):
     """A bot as the site runs it: Hard searches its usual number of deals, or stops at
-    ``settings.HARD_BOT_SECONDS`` if that comes sooner (the bots read no clock themselves)."""
+    ``settings.HARD_BOT_SECONDS`` if that comes sooner; Expert (correspondence tables only, in
+    its own workers: ``turns.bots_task``) searches until ``settings.EXPERT_BOT_SECONDS`` are
+    up. The bots read no clock themselves: the site passes them one."""
     if level == "hard":
         return make_bot(
             level,
@@ -139,6 +141,8 @@ def site_bot(level: str, seed: str):
             seconds=settings.HARD_BOT_SECONDS,
             clock=time.perf_counter,
         )
+    if level == "expert":
+        return make_bot(level, seed, seconds=settings.EXPERT_BOT_SECONDS, clock=time.perf_counter)
     return make_bot(level, seed)
 
 
