@@ -68,8 +68,12 @@ def think(game_id: int, version: int) -> int:
     """``play_bots`` for a table with an Expert (correspondence only), whose moves take seconds
     each: on its own queue and workers (``think``), so that it never delays a live table's bot
     reply nor a timeout (``games.actions.turns.bots_task``). Returns how many moves the bots
-    made."""
-    return _repeat(play_bot_move, game_id, version, settings.BOT_PAUSE_SECONDS)[0]
+    made. The Expert chooses before it locks the game (``play_bot_move``'s ``think_first``)."""
+    return _repeat(_think_first, game_id, version, settings.BOT_PAUSE_SECONDS)[0]
+
+
+def _think_first(game_id: int, version: int) -> int | None:
+    return play_bot_move(game_id, version, think_first=True)
 
 
 # The time limit ends a send stuck past every SMTP timeout well before the outbox's claim on

@@ -199,3 +199,24 @@ def test_the_tables_without_expert_keep_their_queues():
     assert bots_task(["easy", "medium", "hard"]) == ("games.tasks.play_bots", "play")
     assert bots_task(["medium", "expert"]) == ("games.tasks.think", "think")
     assert bots_task([]) == ("games.tasks.play_bots", "play")
+
+
+def test_the_expert_chooses_before_it_locks_the_game(act, alice, monkeypatch):
+    """A person's request at the table (a discard chosen at the same time) never waits for its
+    search: the Expert chooses outside the transaction that locks the game and makes the move."""
+    from django.db import connection
+
+    game = expert_game(act, alice)
+    depths = []
+    choose = Expert.choose
+
+    def recorded(bot, seen):
+        depths.append(len(connection.atomic_blocks))
+        return choose(bot, seen)
+
+    monkeypatch.setattr(Expert, "choose", recorded)
+    outside = len(connection.atomic_blocks)
+    game.refresh_from_db()
+    act(submit_move, alice, game.pk, game.version, her_move(game))
+    assert depths and set(depths) == {outside}, "never inside the move's transaction"
+    assert MoveRecord.objects.filter(game=game, by_bot=True, seat=1).exists()
