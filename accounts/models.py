@@ -15,6 +15,7 @@ class User(AbstractUser):
         EASY = "easy", _("Easy")
         MEDIUM = "medium", _("Medium")
         HARD = "hard", _("Hard")
+        EXPERT = "expert", _("Expert")  # correspondence tables only (games.models)
 
     # The level a form offers first (a new table's seats, "add a bot", "start with bots").
     DEFAULT_BOT_LEVEL = BotLevel.MEDIUM

@@ -18,7 +18,7 @@ from games.actions.lobby import MAX_TARGET, TIME_CONTROLS
 from games.engine import PLAYER_COUNTS
 from games.engine.cards import ALL_CARDS
 from games.engine.moves import KINDS
-from games.models import Game
+from games.models import Game, offers_bot_level
 from nyet_site.forms import Form
 from nyet_site.refusals import quote
 
@@ -28,7 +28,8 @@ SEATS = [(str(s), str(s)) for s in range(5)]
 BOT_LEVELS = tuple(User.BotLevel.values)
 LONGEST_CARD = max(len(c) for c in ALL_CARDS)
 VACATION_DAYS_AT_MOST = 366  # more than a year's allowance, less than any date overflow
-DEFAULT_TIME = f"{Game.TimeControl.LIVE}:{5 * 60}"
+LIVE = Game.TimeControl.LIVE
+DEFAULT_TIME = f"{LIVE}:{5 * 60}"
 DEFAULT_PLAYERS = 4
 OTHER_SEATS = range(1, max(PLAYER_COUNTS))  # the seats the new-game form fills: all but its maker's
 VISIBILITY_CHOICES = [
@@ -65,6 +66,10 @@ def new_game_choices() -> dict:
         "default_players": DEFAULT_PLAYERS,
         "bot_levels": User.BotLevel.choices,
         "default_bot_level": User.DEFAULT_BOT_LEVEL,
+        # Offered while a correspondence time is chosen (static/js/table.js), hidden otherwise.
+        "correspondence_levels": sorted(
+            level for level in User.BotLevel.values if not offers_bot_level(LIVE, level)
+        ),
         "time_choices": time_choices(),
         "default_time": DEFAULT_TIME,
         "max_target": MAX_TARGET,

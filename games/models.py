@@ -29,6 +29,18 @@ def before_first_card(state) -> bool:
     return state.round == 1 and not state.tricks and not state.trick
 
 
+# The bot levels that think for seconds over each move (Expert: settings.EXPERT_BOT_SECONDS).
+# Only correspondence tables offer them, where nobody sits waiting for the next move, and their
+# turns have a task and a queue of their own (``games.actions.turns.bots_task``), so that no
+# live table's bot reply or timeout ever waits behind them.
+THINKING_BOT_LEVELS = frozenset({"expert"})
+
+
+def offers_bot_level(time_control: str, level: str) -> bool:
+    """Whether a table of this time control may seat a bot of this level."""
+    return level not in THINKING_BOT_LEVELS or time_control == Game.TimeControl.CORRESPONDENCE
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", _("Waiting for players")

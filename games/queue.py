@@ -5,6 +5,7 @@ tasks that call it. Each kind of work has its queue, so that slow work never hol
 player is waiting for (``nyet_site/settings.py``, ``CELERY_TASK_ROUTES``):
 
 - ``play``: bot moves a person waits for;
+- ``think``: the bot turns of a table with an Expert (correspondence only), seconds a move;
 - ``catchup``: what the sweep finds due (timeouts, bot turns whose task was lost);
 - ``email``: one task per email of the outbox;
 - ``sweep``: the periodic sweep itself.

@@ -27,6 +27,7 @@ from games.models import (
     Round,
     Seat,
     before_first_card,
+    offers_bot_level,
 )
 from games.table import (  # noqa: F401 (the words that pages, emails and tests share)
     COLOR_SYMBOLS,
@@ -153,7 +154,11 @@ def game_page(game_id: int, user, invite_code: str = "") -> dict | None:
     if game.status == Game.Status.OPEN:
         context["can_start"] = user.is_authenticated and game.created_by_id == user.pk
         context["seats_kept"] = me is None and user.is_authenticated and game.seats_kept_from(user)
-        context["bot_levels"] = User.BotLevel.choices
+        context["bot_levels"] = [  # Expert at correspondence tables only
+            (value, label)
+            for value, label in User.BotLevel.choices
+            if offers_bot_level(game.time_control, value)
+        ]
         context["default_bot_level"] = User.DEFAULT_BOT_LEVEL
         return context
     if game.expired:  # never started: no state, nothing to show but the seats

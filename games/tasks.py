@@ -13,6 +13,9 @@ from django.conf import settings
 from games import notifications
 from games.actions import bot_must_act, play_bot_move, play_timeout_move
 from games.actions.deadlines import due
+from games.actions.turns import bot_levels, bots_task
+from games.models import Game
+from games.queue import publish
 
 # A game has at most 10 rounds of at most 85 moves; a bound keeps a bug from looping forever.
 MAX_BOT_MOVES = 1000
@@ -51,7 +54,26 @@ def play_timeouts(game_id: int, version: int) -> int:
     timeouts, version = _repeat(play_timeout_move, game_id, version)
     if not timeouts:
         return 0
+    game = Game.objects.filter(pk=game_id).first()
+    task, queue = bots_task(bot_levels(game).values() if game else ())
+    if queue == "think":  # an Expert's table: its bot turns take seconds each, on their queue
+        if bot_must_act(game_id, version):
+            publish(task, game_id, version, queue=queue)
+        return timeouts
     return timeouts + _repeat(play_bot_move, game_id, version, settings.BOT_PAUSE_SECONDS)[0]
+
+
+@shared_task(ignore_result=True)
+def think(game_id: int, version: int) -> int:
+    """``play_bots`` for a table with an Expert (correspondence only), whose moves take seconds
+    each: on its own queue and workers (``think``), so that it never delays a live table's bot
+    reply nor a timeout (``games.actions.turns.bots_task``). Returns how many moves the bots
+    made. The Expert chooses before it locks the game (``play_bot_move``'s ``think_first``)."""
+    return _repeat(_think_first, game_id, version, settings.BOT_PAUSE_SECONDS)[0]
+
+
+def _think_first(game_id: int, version: int) -> int | None:
+    return play_bot_move(game_id, version, think_first=True)
 
 
 # The time limit ends a send stuck past every SMTP timeout well before the outbox's claim on

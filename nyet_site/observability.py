@@ -78,10 +78,10 @@ def _task_ends(task_id=None, task=None, args=None, retval=None, state=None, **kw
     started = _task_started.pop(task_id, None)
     took = (time.perf_counter() - started) * 1000 if started else 0
     args = list(args or ())
-    names = {"play_bots": "game", "play_timeouts": "game", "send_email": "email"}
+    names = {"play_bots": "game", "think": "game", "play_timeouts": "game", "send_email": "email"}
     name = task.name.rsplit(".", 1)[-1] if task else "?"
     what = f"{names[name]}={args[0]}" if name in names and args else ""
-    if name in ("play_bots", "play_timeouts") and len(args) > 1:
+    if name in ("play_bots", "think", "play_timeouts") and len(args) > 1:
         what += f" version={args[1]}"
     task_log.info("task %s %s %s result=%s %dms", name, what, state, retval, took)
 

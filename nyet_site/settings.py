@@ -206,10 +206,12 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):  # SQLAlchemy takes 
     CELERY_BROKER_TRANSPORT_OPTIONS |= {"socket_connect_timeout": 0.5, "socket_timeout": 2}
 # One queue per kind of work (games.queue), so that a slow mail server or a heap of work found
 # by the sweep never delays a bot's reply to a player: production runs a worker for `play`
-# apart from the others (Procfile).
+# apart from the others (Procfile). The Expert bot's seconds-long moves (correspondence tables)
+# have their own queue and worker, `think`, so that they never hold up `play` or `catchup`.
 CELERY_TASK_DEFAULT_QUEUE = "play"
 CELERY_TASK_ROUTES = {
     "games.tasks.play_bots": {"queue": "play"},
+    "games.tasks.think": {"queue": "think"},
     "games.tasks.play_timeouts": {"queue": "catchup"},
     "games.tasks.send_email": {"queue": "email"},
     "games.tasks.sweep": {"queue": "sweep"},
@@ -229,6 +231,8 @@ BOT_PAUSE_SECONDS = float(os.environ.get("BOT_PAUSE_SECONDS", "0.6"))
 
 # The Hard bot's time budget per move, in seconds (it stops sooner once it has searched its deals).
 HARD_BOT_SECONDS = float(os.environ.get("HARD_BOT_SECONDS", "0.5"))
+# The Expert bot's (correspondence tables only, in the `think` workers): it searches until then.
+EXPERT_BOT_SECONDS = env_number("EXPERT_BOT_SECONDS", 5.0, float, minimum=0)
 
 # A table whose open seats are still empty this long after it was made expires (the sweep).
 TABLE_EXPIRES_AFTER = timedelta(hours=env_number("TABLE_EXPIRES_HOURS", 7 * 24))

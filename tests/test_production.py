@@ -276,11 +276,16 @@ def test_the_procfile_keeps_email_away_from_the_bots_moves():
     routes = {task: route["queue"] for task, route in settings.CELERY_TASK_ROUTES.items()}
     assert routes["games.tasks.play_bots"] == settings.CELERY_TASK_DEFAULT_QUEUE == "play"
     assert routes["games.tasks.send_email"] == "email"
+    # The Expert's seconds-long moves (correspondence tables) have their own queue and worker.
+    assert routes["games.tasks.think"] == "think"
     production = procfile("Procfile")
     assert queues(production["play"]) == {"play"}
+    assert queues(production["think"]) == {"think"}
     assert "email" in queues(production["worker"]) and "play" not in queues(production["worker"])
+    assert "think" not in queues(production["worker"])
     routed = set(routes.values()) | {settings.CELERY_TASK_DEFAULT_QUEUE}
-    assert queues(production["play"]) | queues(production["worker"]) == routed
+    workers = ("play", "think", "worker")
+    assert set().union(*(queues(production[name]) for name in workers)) == routed
     assert queues(procfile("Procfile.dev")["worker"]) == routed  # development: one worker
 
 
@@ -301,7 +306,7 @@ def test_the_systemd_units_run_the_procfile_lines():
         assert started.replace("%%", "%").replace("$$", "$") == command, name
         bare = started.replace("%%", "").replace("$$", "")
         assert "%" not in bare and "$" not in bare, name
-        assert ("KillMode=mixed" in unit) == (name in ("play", "worker")), name
+        assert ("KillMode=mixed" in unit) == (name in ("play", "think", "worker")), name
 
 
 def test_a_celery_worker_stops_cleanly_when_its_whole_group_gets_sigterm(tmp_path):
@@ -413,7 +418,7 @@ def test_the_procfile_serves_a_game_that_a_bot_answers(on_postgres, tmp_path, dj
     )
     assert release.returncode == 0 and "No migrations to apply." in release.stdout, release
     log = tmp_path / "procfile.log"
-    names = ["web", "play", "worker", "beat"]
+    names = ["web", "play", "think", "worker", "beat"]
     assert set(lines) == {"release", *names}
     # honcho, as a machine of one's own runs it; given the 30 seconds a platform gives its
     # processes to stop (honcho's own 5 would cut the web server's 20-second grace).

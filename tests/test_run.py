@@ -62,7 +62,7 @@ def test_the_procfile_serves_the_site_and_runs_a_worker():
     assert "uvicorn nyet_site.asgi:application --host 127.0.0.1 --port 8000" in processes["web"]
     # One task at a time: SQLite takes one writer at a time. Every queue: one worker does all.
     assert "celery -A nyet_site worker --pool=solo" in processes["worker"]
-    assert "--queues=play,catchup,email,sweep" in processes["worker"]
+    assert "--queues=play,think,catchup,email,sweep" in processes["worker"]
 
 
 def test_the_procfile_worker_runs_tasks_sent_through_a_sqlite_broker(tmp_path):

@@ -27,6 +27,7 @@ OUR_VARIABLES = {
     "DATABASE_POOL_TIMEOUT",
     "TRUSTED_PROXY_COUNT",
     "RATELIMIT_ENABLE",
+    "EXPERT_BOT_SECONDS",
 }
 PRINT_SETTINGS = """
 import json
@@ -47,6 +48,7 @@ print(json.dumps({
     "task_always_eager": celery_app.conf.task_always_eager,
     "EMAIL_BACKEND": settings.EMAIL_BACKEND,
     "EMAIL_TIMEOUT": settings.EMAIL_TIMEOUT,
+    "EXPERT_BOT_SECONDS": settings.EXPERT_BOT_SECONDS,
 }))
 """
 REAL_KEY = "a-real-secret-key-of-fifty-characters-or-so-0123456789"
@@ -87,6 +89,7 @@ def test_development_needs_no_variable():
     assert loaded["DATABASE"]["NAME"] == str(PROJECT_DIR / "db.sqlite3")
     assert loaded["broker_url"] == f"sqla+sqlite:///{PROJECT_DIR / 'celery-broker.sqlite3'}"
     assert loaded["task_always_eager"] is False
+    assert loaded["EXPERT_BOT_SECONDS"] == 5.0
 
 
 @pytest.mark.parametrize(
@@ -217,3 +220,8 @@ def test_postgresql_connections_go_through_a_bounded_pool():
 def test_a_pool_size_must_be_a_number():
     message = refusal_with(DATABASE_URL="postgresql://nyet@db.example/nyet", DATABASE_POOL_SIZE="x")
     assert "DATABASE_POOL_SIZE must be a number" in message
+
+
+def test_the_expert_bots_time_is_configurable():
+    assert settings_with(EXPERT_BOT_SECONDS="7.5")["EXPERT_BOT_SECONDS"] == 7.5
+    assert "EXPERT_BOT_SECONDS must be a number" in refusal_with(EXPERT_BOT_SECONDS="slow")

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games import clock, notifications
 from games.live import announce_on_commit
-from games.models import Game, PendingEmail, Seat, Vacation
+from games.models import THINKING_BOT_LEVELS, Game, PendingEmail, Seat, Vacation
 from games.queue import publish_on_commit
 
 from .errors import ActionError
@@ -68,7 +68,8 @@ def _catchup_may_queue(now) -> Q:
 
 def _queue_catchup(now) -> dict:
     """Games with a seat out of time (the stand-in moves for it) or a bot turn nobody played
-    (its task was lost): one task each, on the catch-up queue. The due seats are found by their
+    (its task was lost): one task each, on the catch-up queue (a lost bot turn of an Expert's
+    table on its own queue, ``think``: ``turns.bots_task``). The due seats are found by their
     indexes first, so that the sweep reads only what is due however many games are in play."""
     seats = Seat.objects.order_by()
     timed_out = set(seats.filter(deadline__lte=now).values_list("game_id", flat=True))
@@ -99,9 +100,18 @@ def _queue_catchup(now) -> dict:
         Game.objects.filter(pk__in=[pk for pk, _ in queued]).update(
             catchup_queued_at=now, catchup_attempts=F("catchup_attempts") + 1
         )
+        thinking = set(
+            seats.filter(
+                game_id__in=[pk for pk, _ in queued], user__bot_level__in=THINKING_BOT_LEVELS
+            ).values_list("game_id", flat=True)
+        )
         for pk, version in queued:
-            task = "games.tasks.play_timeouts" if pk in timed_out else "games.tasks.play_bots"
-            publish_on_commit(task, pk, version, queue="catchup")
+            if pk in timed_out:  # the stand-in's moves (Medium: quick), on the catch-up queue
+                publish_on_commit("games.tasks.play_timeouts", pk, version, queue="catchup")
+            elif pk in thinking:  # an Expert's table: its own queue (turns.bots_task)
+                publish_on_commit("games.tasks.think", pk, version, queue="think")
+            else:
+                publish_on_commit("games.tasks.play_bots", pk, version, queue="catchup")
     timeouts = sum(1 for pk, _ in queued if pk in timed_out)
     return {"timeouts": timeouts, "stalled": len(queued) - timeouts}
 

@@ -15,7 +15,7 @@ from games import clock
 from games.bots import STAND_IN
 from games.engine import new_game, state_from_json, state_to_json
 from games.live import announce_on_commit
-from games.models import Game, Invitation, Round, Seat
+from games.models import Game, Invitation, Round, Seat, offers_bot_level
 from nyet_site.refusals import quote, retry_message
 
 from .errors import ActionError, RateLimited
@@ -85,10 +85,20 @@ def _lock_own_open_game(user, game_id: int) -> Game:
     return game
 
 
-def _check_level(level: str) -> str:
+def _check_level(level: str, time_control: str | None = None) -> str:
+    """A level there is, and, given the table's ``time_control``, one that the table offers."""
     if level not in BOT_LEVELS:
         raise ActionError(
             _("There is no bot level “%(level)s”.") % {"level": quote(level)}, code="level"
+        )
+    if time_control is not None and not offers_bot_level(time_control, level):
+        raise ActionError(
+            _(
+                "The %(level)s bot plays only correspondence games: it thinks for seconds over "
+                "each move."
+            )
+            % {"level": User.BotLevel(level).label},
+            code="correspondence_only",
         )
     return level
 
@@ -123,7 +133,7 @@ def create_game(
         raise ActionError(_("There are more bots than seats."), code="bots")
     for level in bots:
         if level is not None:
-            _check_level(level)
+            _check_level(level, time_control)
     with transaction.atomic():
         game = Game.objects.create(
             players=players,
@@ -206,6 +216,7 @@ def add_bot(user, game_id: int, level: str, now=None) -> Game:
     _check_level(level)
     with transaction.atomic():
         game = _lock_own_open_game(user, game_id)
+        _check_level(level, game.time_control)
         _sit(game, list(game.seats.all()), bot_user(level), now=now, actor=user.pk)
     return game
 
@@ -250,6 +261,7 @@ def start_game(user, game_id: int, fill_level: str = User.BotLevel.MEDIUM, now=N
     _check_level(fill_level)
     with transaction.atomic():
         game = _lock_own_open_game(user, game_id)
+        _check_level(fill_level, game.time_control)
         game.seats.filter(user__isnull=True).update(user=bot_user(fill_level))
         _bump(game, start=True, now=now, actor=user.pk)
     return game

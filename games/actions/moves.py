@@ -17,7 +17,7 @@ from games import clock, engine
 from games.bots import STAND_IN, hard, make_bot
 from games.engine import IllegalMove, state_from_json, state_to_json, to_act
 from games.live import announce_on_commit
-from games.models import Game, MoveRecord, Seat, before_first_card
+from games.models import THINKING_BOT_LEVELS, Game, MoveRecord, Seat, before_first_card
 
 from .errors import ActionError, StaleVersion
 from .notify import notify_on_commit, notify_people_on_commit
@@ -93,12 +93,19 @@ def _lock_active_game(game_id: int) -> Game:
     return game
 
 
-def play_bot_move(game_id: int, version: int, now=None) -> int | None:
+def play_bot_move(game_id: int, version: int, now=None, think_first: bool = False) -> int | None:
     """One move for a bot seat that must act, if the game is still at ``version``.
 
     Returns the new version, or None when there is nothing for a bot to do (the game moved on,
     ended, or waits for a person). Safe to call twice or late.
+
+    ``think_first`` (the ``think`` task's): a level that thinks for seconds (Expert) chooses
+    its move before the game row is locked, so that a person's request at the table (a discard
+    chosen at the same time as the bot's) never waits for its search; the move is made only if
+    the game is still at ``version``, where the bot would choose it again (the same view and
+    seed). Else the game has moved on, and the task queued with its new version plays.
     """
+    thought = _think_ahead(game_id, version) if think_first else None
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None or game.status != Game.Status.ACTIVE or game.version != version:
@@ -108,12 +115,30 @@ def play_bot_move(game_id: int, version: int, now=None) -> int | None:
         seat = _bot_to_act(state, bots)
         if seat is None:
             return None
-        bot = site_bot(bots[seat], seed=f"{game.seed}/{game.version}/{seat}")
-        move = bot.choose(engine.view(state, seat))
+        if thought is not None and thought[0] == seat:
+            move = thought[1]
+        else:
+            bot = site_bot(bots[seat], seed=f"{game.seed}/{game.version}/{seat}")
+            move = bot.choose(engine.view(state, seat))
         autopilot = seat in autopilot_seats(game)
         outcome = engine.play(state, move)
         do_move(game, state, outcome, move, by_bot=True, autopilot=autopilot, now=now)
         return game.version
+
+
+def _think_ahead(game_id: int, version: int):
+    """(seat, move) of a thinking level (``THINKING_BOT_LEVELS``) that must act at ``version``,
+    chosen with no lock held (read, not locked); None for any other level."""
+    game = Game.objects.filter(pk=game_id, version=version, status=Game.Status.ACTIVE).first()
+    if game is None:
+        return None
+    state = state_from_json(game.state)
+    bots = bot_levels(game)
+    seat = _bot_to_act(state, bots)
+    if seat is None or bots[seat] not in THINKING_BOT_LEVELS:
+        return None
+    bot = site_bot(bots[seat], seed=f"{game.seed}/{version}/{seat}")
+    return seat, bot.choose(engine.view(state, seat))
 
 
 def bot_must_act(game_id: int, version: int) -> bool:
@@ -130,7 +155,9 @@ def _bot_to_act(state, bots: dict[int, str]) -> int | None:
 
 def site_bot(level: str, seed: str):
     """A bot as the site runs it: Hard searches its usual number of deals, or stops at
-    ``settings.HARD_BOT_SECONDS`` if that comes sooner (the bots read no clock themselves)."""
+    ``settings.HARD_BOT_SECONDS`` if that comes sooner; Expert (correspondence tables only, in
+    its own workers: ``turns.bots_task``) searches until ``settings.EXPERT_BOT_SECONDS`` are
+    up. The bots read no clock themselves: the site passes them one."""
     if level == "hard":
         return make_bot(
             level,
@@ -139,6 +166,8 @@ def site_bot(level: str, seed: str):
             seconds=settings.HARD_BOT_SECONDS,
             clock=time.perf_counter,
         )
+    if level == "expert":
+        return make_bot(level, seed, seconds=settings.EXPERT_BOT_SECONDS, clock=time.perf_counter)
     return make_bot(level, seed)
 
 

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from games.bots import STAND_IN
 from games.engine import to_act
-from games.models import Game, Seat, Vacation
+from games.models import THINKING_BOT_LEVELS, Game, Seat, Vacation
 from games.queue import publish_on_commit
 
 REMINDER_AT = 0.75  # of the time per move
@@ -20,6 +20,19 @@ def bot_levels(game: Game) -> dict[int, str]:
         if level or autopilot:
             levels[position] = level or STAND_IN
     return levels
+
+
+def bots_task(levels) -> tuple[str, str]:
+    """The task, and its queue, that play the bot turns of a table whose bots have these
+    ``levels`` (``bot_levels(game).values()``). A table with an Expert (correspondence only)
+    has its own, ``think``: each of its moves takes seconds (``EXPERT_BOT_SECONDS``), and on
+    their own queue they never delay a live table's bot reply (``play``) nor a timeout or the
+    sweep's work (``catchup``). All the bot turns of such a table go there, Expert's and the
+    others' alike, so that the one task plays them in turn; nobody waits at such a table.
+    Whichever a table has is fixed when it starts: no level is seated later but the stand-in's."""
+    if THINKING_BOT_LEVELS.intersection(levels):
+        return "games.tasks.think", "think"
+    return "games.tasks.play_bots", "play"
 
 
 def autopilot_seats(game: Game) -> set[int]:
@@ -110,4 +123,5 @@ def after_commit(game: Game, state) -> None:
     undoes a move: the failure is logged and the sweep plays the stalled turn later."""
     bots = bot_levels(game)
     if any(s in bots for s in to_act(state)):
-        publish_on_commit("games.tasks.play_bots", game.pk, game.version, queue="play")
+        task, queue = bots_task(bots.values())
+        publish_on_commit(task, game.pk, game.version, queue=queue)

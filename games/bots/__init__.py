@@ -1,36 +1,40 @@
 """Bots: players that choose a move from what their seat sees (``view(state, seat)``) and their own
 random generator, never from the full state.
 
-    bot = make_bot("medium", seed=42)          # "easy" | "medium" | "hard"
+    bot = make_bot("medium", seed=42)          # "easy" | "medium" | "hard" | "expert"
     move = bot.choose(view(state, seat))       # a legal move for that seat
 
 Levels: ``Easy`` (simple habits), ``Medium`` (hand-evaluation heuristics; also the stand-in for
-a player who times out) and ``Hard`` (search over the hidden cards). ``RandomBot`` plays any legal
-move. ``make_bot("hard", seed, clock=time.perf_counter)`` gives Hard its time budget (0.5 s per
-move by default, ``seconds=``); without a clock it searches a fixed number of deals
-(``samples=``) and is reproducible.
+a player who times out), ``Hard`` (search over the hidden cards) and ``Expert`` (Hard's search
+with a larger budget, for correspondence games). ``RandomBot`` plays any legal move.
+``make_bot("hard", seed, clock=time.perf_counter)`` gives Hard its time budget (0.5 s per move
+by default, ``seconds=``; Expert's: 5 s); without a clock it searches a fixed number of deals
+(``samples=``: Hard 20, Expert 100) and is reproducible.
 """
 
 from __future__ import annotations
 
 from .easy import Easy
-from .hard import Hard
+from .hard import Expert, Hard
 from .medium import Medium
 from .random_bot import RandomBot
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 STAND_IN = "medium"  # plays for a player who times out
 
 
-def make_bot(level: str, seed: int | str = 0, **options) -> Easy | Medium | Hard:
-    """A bot of this level; ``options`` (``samples``, ``seconds``, ``clock``) are Hard's."""
+def make_bot(level: str, seed: int | str = 0, **options) -> Easy | Medium | Hard | Expert:
+    """A bot of this level; ``options`` (``samples``, ``seconds``, ``clock``) are Hard's and
+    Expert's."""
     if level == "easy":
         return Easy(seed)
     if level == "medium":
         return Medium(seed)
     if level == "hard":
         return Hard(seed, **options)
+    if level == "expert":
+        return Expert(seed, **options)
     raise ValueError(f"no bot level {level!r}; choose one of {', '.join(LEVELS)}")
 
 
-__all__ = ["LEVELS", "STAND_IN", "Easy", "Hard", "Medium", "RandomBot", "make_bot"]
+__all__ = ["LEVELS", "STAND_IN", "Easy", "Expert", "Hard", "Medium", "RandomBot", "make_bot"]

@@ -1,7 +1,8 @@
 """The bots' strength ladder: levels play each other in mixed seats and the results are compared.
 
     python -m games.bots.arena --players 4 --games 400 --seed 1 \\
-        [--levels easy,medium,hard] [--hard-samples 20] [--hard-seconds 0.5]
+        [--levels easy,medium,hard] [--hard-samples 20] [--hard-seconds 0.5] \\
+        [--expert-samples 100] [--expert-seconds 5]
 
 Each pair of neighbouring levels in ``--levels`` (``random`` is the random legal bot, a rung
 below easy) is a matchup (easy-medium, medium-hard) of
@@ -18,7 +19,10 @@ the time per move of each level (mean, 95th percentile, max) on this machine.
 
 Hard searches ``--hard-samples`` deals per move (default: ``hard.SAMPLES``, 20, reproducible);
 with ``--hard-seconds`` it stops at that time per move instead (or at the deals given, if
-sooner), as on the site with the default 0.5 s.
+sooner), as on the site with the default 0.5 s. Expert likewise with ``--expert-samples``
+(default ``hard.EXPERT_SAMPLES``, 100) and ``--expert-seconds`` (5 s on the site). Expert is
+not in the default ladder (it plays correspondence games, and costs five times Hard's time):
+``--levels hard,expert`` measures it.
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ from games.engine import OVER, apply, game_standings, new_game, to_act, view
 from . import LEVELS, RandomBot, make_bot
 
 Z95 = 1.96
+LADDER = ("easy", "medium", "hard")  # the default --levels: the levels of live tables
+SEARCHERS = ("hard", "expert")  # the levels with --<level>-samples and --<level>-seconds
 
 
 @dataclass
@@ -69,11 +75,12 @@ class Timings:
 
 
 def play(players: int, seed: int, levels: list[str], options: dict, timings: Timings) -> Game:
-    """A whole game with these levels by seat; every decision is timed."""
+    """A whole game with these levels by seat; every decision is timed. ``options``: each
+    level's keyword arguments of ``make_bot`` (``{"hard": {"samples": 20}}``)."""
     bots = [
         RandomBot(f"arena/{seed}/{seat}")
         if level == "random"
-        else make_bot(level, f"arena/{seed}/{seat}", **(options if level == "hard" else {}))
+        else make_bot(level, f"arena/{seed}/{seat}", **options.get(level, {}))
         for seat, level in enumerate(levels)
     ]
     state = new_game(players, seed)
@@ -158,20 +165,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=400, help="games per matchup")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--levels", default=",".join(LEVELS), help="a ladder, weakest first (random: RandomBot)"
+        "--levels", default=",".join(LADDER), help="a ladder, weakest first (random: RandomBot)"
     )
-    parser.add_argument("--hard-samples", type=int, default=None, help="deals per card")
-    parser.add_argument("--hard-seconds", type=float, default=None, help="time cap per move")
+    for level in SEARCHERS:
+        parser.add_argument(f"--{level}-samples", type=int, default=None, help="deals per card")
+        parser.add_argument(f"--{level}-seconds", type=float, default=None, help="time per move")
     args = parser.parse_args(argv)
     levels = args.levels.split(",")
     if len(levels) < 2 or any(level not in ("random", *LEVELS) for level in levels):
         parser.error(f"--levels takes two or more of random, {', '.join(LEVELS)}")
-    options: dict = {}
-    if args.hard_samples is not None:
-        options["samples"] = args.hard_samples
-    if args.hard_seconds is not None:
-        options["seconds"] = args.hard_seconds
-        options["clock"] = time.perf_counter
+    options: dict = {level: {} for level in SEARCHERS}
+    for level in SEARCHERS:
+        samples = getattr(args, f"{level}_samples")
+        seconds = getattr(args, f"{level}_seconds")
+        if samples is not None:
+            options[level]["samples"] = samples
+        if seconds is not None:
+            options[level]["seconds"] = seconds
+            options[level]["clock"] = time.perf_counter
     timings = Timings()
     start = time.perf_counter()
     for weak, strong in zip(levels, levels[1:]):  # noqa: B905

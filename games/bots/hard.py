@@ -199,3 +199,27 @@ def guess_choice(terms: Terms, hand: Sequence[str], players: int) -> tuple[str, 
     keep = keep_values(hand, terms.trump, terms.super, players, terms.points)
     cards = discardable(terms.discard, sorted(hand, key=keep.__getitem__))
     return tuple(cards[: CARDS_CHOSEN[terms.discard]])
+
+
+# --- Expert: the same search with a larger budget ---------------------------------------------
+
+EXPERT_SECONDS = 5.0  # per move, with a clock (the site's EXPERT_BOT_SECONDS)
+EXPERT_SAMPLES = 100  # deals per move without a clock (the budget the arena measures)
+
+
+class Expert(Hard):
+    """Hard's search with a larger budget, for correspondence games, where a few seconds a move
+    cost nobody a wait: ``EXPERT_SAMPLES`` deals per move without a clock (reproducible), else
+    up to ``seconds`` per move (and at most ``MAX_SAMPLES`` deals)."""
+
+    def __init__(
+        self,
+        seed: int | str = 0,
+        samples: int | None = None,
+        seconds: float = EXPERT_SECONDS,
+        clock: Callable[[], float] | None = None,
+        policy: Callable[[Round], str] = medium_card,
+    ) -> None:
+        if samples is None:
+            samples = EXPERT_SAMPLES if clock is None else MAX_SAMPLES
+        super().__init__(seed, samples=samples, seconds=seconds, clock=clock, policy=policy)

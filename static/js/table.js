@@ -7,7 +7,9 @@
      lands on the next thing to act on, or stays where it was;
    - arrow keys move between the cards of the hand and the boxes of the board (Enter plays);
    - the first player forms the teams by clicking seats;
-   - the replay steps with the arrow keys. */
+   - the replay steps with the arrow keys;
+   - the new-game form offers the bot levels for correspondence games only (Expert) while a
+     correspondence time is chosen. */
 (function () {
   "use strict";
 
@@ -433,9 +435,30 @@
     }
   }
 
+  // --- the new-game form -------------------------------------------------------------------
+
+  // Expert thinks for seconds over each move: it is offered with a correspondence time only
+  // (the server refuses it at a live table). A seat that had it falls back to the default.
+  function correspondenceLevels(form) {
+    var time = form && form.querySelector("select[name=move_seconds]");
+    if (!time) {
+      return;
+    }
+    var live = time.value.indexOf("correspondence:") !== 0;
+    form.querySelectorAll("option[data-correspondence-only]").forEach(function (option) {
+      var chosen = option.selected;
+      option.hidden = live;
+      option.disabled = live;
+      if (live && chosen) {
+        option.parentNode.value = form.getAttribute("data-default-level") || "";
+      }
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     shown = document.getElementById("game") || document.getElementById("replay");
     init(true);
+    correspondenceLevels(document.querySelector("form.new-game"));
     reportZone();
     setInterval(tick, 1000);
   });
@@ -473,6 +496,9 @@
     noteTicks(event);
     if (event.target.closest && event.target.closest("form[data-teams]")) {
       syncTeams(document.getElementById("game"));
+    }
+    if (event.target.name === "move_seconds" && event.target.closest("form.new-game")) {
+      correspondenceLevels(event.target.closest("form.new-game"));
     }
   });
 })();

@@ -77,6 +77,20 @@ def test_a_table_is_created_joined_left_and_started(caller, alice, bob):
     assert started.status_code == 200 and started.json()["status"] == "active"
 
 
+def test_expert_is_for_correspondence_tables_only(caller):
+    live = caller.post("/games", {"players": 3, "bots": ["expert", None]})
+    assert "correspondence" in refusal(live, 400, "correspondence_only")
+    assert Game.objects.count() == 0
+    table = caller.post("/games", {"players": 3, "move_seconds": "live:300"}).json()
+    refusal(
+        caller.post(f"/games/{table['id']}/start", {"level": "expert"}), 400, "correspondence_only"
+    )
+    assert Game.objects.get().status == "open"
+    later = caller.post("/games", {"players": 2, "move_seconds": "correspondence:86400"}).json()
+    started = caller.post(f"/games/{later['id']}/start", {"level": "expert"})
+    assert started.status_code == 200 and started.json()["status"] == "active"
+
+
 def test_a_bad_table_is_refused_with_the_lobby_s_message(caller):
     message = refusal(caller.post("/games", {"players": 9}), 400, "invalid")
     assert message == "Nyet! is played by 2 to 5 players."

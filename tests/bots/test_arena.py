@@ -23,3 +23,10 @@ def test_a_short_run_reports_each_level_and_the_difference(capsys):
         assert f"{matchup}: 3 players, 2 games" in out
     assert out.count("points/round") == 9 and "medium - easy (per duplicate pair" in out
     assert "hard   " in out and "p95" in out
+
+
+def test_expert_has_its_own_budget_options(capsys):
+    args = ["--players", "2", "--games", "2", "--levels", "hard,expert"]
+    assert main([*args, "--hard-samples", "1", "--expert-samples", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "expert vs hard: 2 players, 2 games" in out and "expert " in out

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.bots import LEVELS, STAND_IN, Easy, Hard, Medium, make_bot
+from games.bots import LEVELS, STAND_IN, Easy, Expert, Hard, Medium, make_bot
 from games.bots.determinize import determinize
 from games.engine import (
     BOARD,
@@ -21,11 +21,11 @@ from games.engine import (
     view,
 )
 
-FAST = {"samples": 2}  # Hard's deals per card in tests
+FAST = {"samples": 2}  # Hard's and Expert's deals per card in tests
 
 
 def bot(level: str, seed):
-    return make_bot(level, seed, **(FAST if level == "hard" else {}))
+    return make_bot(level, seed, **(FAST if level in ("hard", "expert") else {}))
 
 
 def test_make_bot_gives_each_level():
@@ -33,6 +33,7 @@ def test_make_bot_gives_each_level():
     assert isinstance(make_bot("medium", 1), Medium)
     assert isinstance(make_bot("hard", 1, samples=3), Hard)
     assert make_bot("hard", 1, samples=3).samples == 3
+    assert isinstance(make_bot("expert", 1, samples=3), Expert)
     assert STAND_IN == "medium"
     with pytest.raises(ValueError):
         make_bot("grandmaster", 1)
@@ -71,7 +72,7 @@ def test_every_board_outcome_is_played_legally():
     seen = {"discard": set(), "trump": set(), "super": set(), "points": set()}
     for seed in range(36):
         players = 2 + seed % 4
-        levels = [LEVELS[(seed + s) % 3] for s in range(players)]
+        levels = [LEVELS[(seed + s) % len(LEVELS)] for s in range(players)]
         terms = play_round(players, seed, levels, random_board=True).results[0].terms
         for line in seen:
             seen[line].add(str(getattr(terms, line)))
@@ -81,7 +82,7 @@ def test_every_board_outcome_is_played_legally():
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_a_whole_game_of_bots(players):
-    levels = [LEVELS[s % 3] for s in range(players)]
+    levels = [LEVELS[s % len(LEVELS)] for s in range(players)]
     bots = [bot(level, s) for s, level in enumerate(levels)]
     state = new_game(players, seed=players)
     while state.phase != OVER:

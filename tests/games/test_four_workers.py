@@ -35,7 +35,7 @@ from tests.games.test_broker import ROOT, broker, wait_for
 from tests.ports import free_port
 
 REDIS = "redis://127.0.0.1:6379/9"  # a database of its own: flushed at the start
-QUEUES = ("play", "catchup", "email", "sweep")  # every queue, in each worker
+QUEUES = ("play", "think", "catchup", "email", "sweep")  # every queue, in each worker
 WORKERS = 4
 COPIES = 4  # each task this process queues goes to the broker this many times
 SEND_SECONDS = 0.3  # the SMTP server answers each email this late: copies meet the claim

@@ -23,6 +23,7 @@ from games.models import Game, Round
 
 pytestmark = pytest.mark.django_db
 DAY = 24 * 3600
+CORRESPONDENCE = {"time_control": Game.TimeControl.CORRESPONDENCE, "move_seconds": DAY}
 
 
 def refused(act, code, action, *args, **kwargs):
@@ -185,10 +186,14 @@ def test_the_new_game_form_offers_what_the_code_accepts(client, alice):
         assert CreateGameForm({"players": "2", "visibility": value}).is_valid(), value
 
 
-def test_the_add_bot_form_offers_every_level(act, client, alice):
+def test_the_add_bot_form_offers_every_level_the_table_takes(act, client, alice):
+    """Every level at a correspondence table; all but Expert at a live one."""
     game = act(create_game, alice, players=3, bots=[None, None])
+    later = act(create_game, alice, players=3, bots=[None, None], **CORRESPONDENCE)
     client.force_login(alice)
     html = client.get(reverse("game", args=[game.pk])).content.decode()
     levels = _options(html, "level")
-    assert [value for value, _ in levels] == User.BotLevel.values
+    assert [value for value, _ in levels] == [v for v in User.BotLevel.values if v != "expert"]
     assert [value for value, selected in levels if selected] == [User.DEFAULT_BOT_LEVEL]
+    html = client.get(reverse("game", args=[later.pk])).content.decode()
+    assert [value for value, _ in _options(html, "level")] == User.BotLevel.values

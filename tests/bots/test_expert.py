@@ -1,0 +1,73 @@
+"""Expert: Hard's search with a larger budget (correspondence games), reproducible without a
+clock, and deciding from the seat's view and its seed alone."""
+
+import itertools
+import random
+
+from games.bots import Expert, Hard, make_bot
+from games.bots.determinize import determinize
+from games.bots.hard import EXPERT_SAMPLES, EXPERT_SECONDS, MAX_SAMPLES, SAMPLES, SECONDS
+from games.engine import PlayCard, apply, legal_moves, new_game, to_act, view
+
+from .helpers import mid_round
+
+
+def test_expert_has_the_larger_budget_and_leaves_hards_alone():
+    expert = make_bot("expert", 1)
+    assert isinstance(expert, Expert) and expert.samples == EXPERT_SAMPLES > SAMPLES
+    assert expert.seconds == EXPERT_SECONDS == 5.0 and expert.clock is None
+    timed = make_bot("expert", 1, seconds=7.0, clock=lambda: 0.0)
+    assert timed.samples == MAX_SAMPLES and timed.seconds == 7.0, "with a clock, time is the cap"
+    hard = make_bot("hard", 1)
+    assert type(hard) is Hard and hard.samples == SAMPLES and hard.seconds == SECONDS
+
+
+def test_without_a_clock_it_searches_its_deals_and_is_reproducible():
+    state = mid_round(4, seed=5, tricks=3, cards=1)
+    seen = view(state, state.turn)
+    first = make_bot("expert", 3)
+    move = first.choose(seen)
+    assert first.deals == EXPERT_SAMPLES
+    assert move == make_bot("expert", 3).choose(seen)
+    assert move in legal_moves(state, state.turn)
+
+
+def test_the_clock_caps_its_search():
+    state = mid_round(5, seed=2, tricks=1, cards=0)
+    ticks = itertools.count()
+    slow = make_bot("expert", 1, clock=lambda: next(ticks) * 2.0)
+    assert isinstance(slow.choose(view(state, state.turn)), PlayCard)
+    assert slow.deals == 3  # checked after each deal: 2, 4, then 6 s >= 5 s
+
+
+def test_it_is_hards_search_with_another_budget():
+    """The same deals searched give the same move as Hard's: only the budget differs."""
+    rng = random.Random(8)
+    state = new_game(4, seed=8)
+    compared = 0
+    while not state.results:
+        seat = to_act(state)[0]
+        seen = view(state, seat)
+        if len(seen["legal"]) > 1 and compared < 12:
+            assert Expert(seat, samples=3).choose(seen) == Hard(seat, samples=3).choose(seen)
+            compared += 1
+        state = apply(state, rng.choice(legal_moves(state, seat)))
+    assert compared == 12
+
+
+def test_the_same_view_and_seed_give_the_same_move_whatever_the_others_hold():
+    rng = random.Random(4)
+    state = new_game(4, seed=4)
+    checked = 0
+    while not state.results:
+        seat = to_act(state)[0]
+        if rng.random() < 0.15:
+            seen = view(state, seat)
+            other = determinize(seen, random.Random(99))  # the others' hands dealt anew
+            assert other.hands[seat] == state.hands[seat] and view(other, seat) == seen
+            assert Expert(7, samples=3).choose(view(other, seat)) == Expert(7, samples=3).choose(
+                seen
+            )
+            checked += 1
+        state = apply(state, rng.choice(legal_moves(state, seat)))
+    assert checked >= 3
