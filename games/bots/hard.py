@@ -2,7 +2,7 @@
 
 For a card to play, or a card to discard or pass, Hard draws deals of the hidden cards
 consistent with everything its seat has seen (``determinize``); in each deal it tries every
-option it weighs and plays the rest of the round out quickly (``playout.quick_card`` for every
+option it weighs and plays the rest of the round out quickly (``playout.medium_card`` for every
 seat; the others' discards and passes by ``evaluate.keep_values``). An option is worth its
 round score for this seat less the others' average. The same deals serve every option, so
 options are compared on equal luck, and Hard keeps the Medium bot's choice unless the best
