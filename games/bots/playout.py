@@ -253,13 +253,21 @@ class Round:
         bit &= -bit
         self.held[seat] = held ^ bit
         self.unplayed ^= bit
+        table = self.table
         trick = self._trick
+        # ``_follow``, inlined: this is the playouts' every card.
         if trick:
-            suit = self.table.suit
-            led = suit[trick[0]]
-            if suit[c] != led:
+            led = table.suit[trick[0]]
+            if table.suit[c] != led:
                 self.voids[seat] |= 1 << led
-        self._follow(c)
+            strength = table.strength[led][c]
+            if strength >= self.win_strength:
+                self.win_at, self.win_strength = len(trick), strength
+        else:
+            self.win_at, self.win_strength = 0, table.power[c]
+        if table.one[c]:
+            self.ones[self.team_of[seat]] += 1
+        trick.append(c)
         n = self.players
         if len(trick) < n:
             self.turn = (seat + 1) % n
@@ -304,19 +312,93 @@ def _legal(r: Round) -> list[int]:
     return list(dict.fromkeys(hand))
 
 
+def _values(r: Round, cards: list[int]) -> list[float]:
+    """``cardplay.card_values`` (with ``chance_holds``) for the seat to play in ``r``.
+
+    The same arithmetic in the same order, on the Round's bits: ``count_from`` a card's suit
+    and power is the bit count of the cards out among those at least as strong in its suit.
+    The chance that a card holds the trick is worked out once for all the cards that would not
+    take it: it depends only on the card holding it.
+    """
+    table = r.table
+    suit = table.suit
+    above = table.above
+    suit_bits = table.suit_bits
+    spend = table.spend
+    one = table.one
+    seat = r.turn
+    team_of = r.team_of
+    ours = team_of[seat]
+    trick = r._trick
+    later = r.players - len(trick) - 1
+    sign = 1 if r.points > 0 else -1
+    unseen = r.unplayed & ~r.held[seat]
+    trumps = (unseen & suit_bits[T]).bit_count()
+    later_mates, *against = r.later[seat][len(trick)]
+    voids = r.voids
+    theirs = [voids[s] for s in against[ours]]  # the later seats who may take it from us
+    their_ones = 1 + r.ones[1 - ours]
+    our_ones = 1 + r.ones[ours]
+    values = []
+    if trick:
+        led = suit[trick[0]]
+        strength = table.strength[led]
+        best = r.win_strength
+        kept = None  # the chance for a card that does not take the trick: the holder's
+    for c in cards:
+        if trick and strength[c] < best:
+            if kept is None:
+                held = team_of[(r.leader + r.win_at) % r.players]
+                kept = _holds(
+                    table, unseen, led, trick[r.win_at], [voids[s] for s in against[held]], later
+                )
+                if held != ours:
+                    kept = max(1 - kept, 0.3) if later_mates else 1 - kept
+            taken = kept
+        elif not later:
+            taken = 1.0
+        else:
+            # ``cardplay.chance_holds`` for ``c`` taking the trick for us, inlined.
+            lead = led if trick else suit[c]
+            count = (unseen & above[c]).bit_count()
+            if lead == T:
+                following, ruffing = count, 0
+            elif suit[c] == T:
+                following, ruffing = 0, count
+            else:
+                following, ruffing = count, trumps
+            if not following and not ruffing:
+                taken = 1.0
+            else:
+                led_left = (unseen & suit_bits[lead]).bit_count()
+                taken = 1.0
+                led_bit = 1 << lead
+                for v in theirs:
+                    if following and not v & led_bit:
+                        taken *= 0.5 if following > 1 else 0.7
+                    if ruffing and not v & TRUMP_BIT:
+                        if v & led_bit:
+                            taken *= 0.3
+                        elif led_left < 2 * later:
+                            taken *= 0.7
+        gain = taken * their_ones - (1 - taken) * (our_ones + one[c])
+        values.append(sign * gain - spend[c])
+    return values
+
+
 def _holds(table: _Table, unseen: int, led: int, card: int, voids: list[int], later: int) -> float:
     """``cardplay.chance_holds``: the chance that ``card``, holding the trick led in ``led``,
     keeps it, with ``unseen`` the cards out as the seat to play counts them and ``voids`` those
     of the later seats of the other team."""
     if not later:
         return 1.0
-    above = (unseen & table.above[card]).bit_count()
+    count = (unseen & table.above[card]).bit_count()
     if led == T:
-        following, ruffing = above, 0
+        following, ruffing = count, 0
     elif table.suit[card] == T:
-        following, ruffing = 0, above
+        following, ruffing = 0, count
     else:
-        following, ruffing = above, (unseen & table.suit_bits[T]).bit_count()
+        following, ruffing = count, (unseen & table.suit_bits[T]).bit_count()
     if not following and not ruffing:
         return 1.0
     led_left = (unseen & table.suit_bits[led]).bit_count()
@@ -333,62 +415,26 @@ def _holds(table: _Table, unseen: int, led: int, card: int, voids: list[int], la
     return chance
 
 
-def _values(r: Round, cards: list[int]) -> list[float]:
-    """``cardplay.card_values`` (with ``chance_holds``) for the seat to play in ``r``.
-
-    The same arithmetic in the same order. The chance that a card holds the trick is worked out
-    once for all the cards that would not take it: it depends only on the card holding it.
-    """
-    table = r.table
-    seat = r.turn
-    n = r.players
-    team_of = r.team_of
-    ours = team_of[seat]
-    trick = r._trick
-    later = n - len(trick) - 1
-    sign = 1 if r.points > 0 else -1
-    spend = table.spend
-    one = table.one
-    unseen = r.unplayed & ~r.held[seat]
-    later_mates, *against = r.later[seat][len(trick)]
-    voids = r.voids
-    against = [[voids[s] for s in seats] for seats in against]
-    their_ones = r.ones[1 - ours]
-    our_ones = r.ones[ours]
-    values = []
-    if trick:
-        led = table.suit[trick[0]]
-        strength = table.strength[led]
-        best = r.win_strength
-        held = team_of[(r.leader + r.win_at) % n]
-        kept = None  # the chance for a card that does not take the trick
-    else:
-        suit = table.suit
-    for c in cards:
-        if trick and strength[c] < best:
-            if kept is None:
-                kept = _holds(table, unseen, led, trick[r.win_at], against[held], later)
-            if held == ours:
-                taken = kept
-            else:
-                taken = max(1 - kept, 0.3) if later_mates else 1 - kept
-        else:
-            taken = _holds(table, unseen, led if trick else suit[c], c, against[ours], later)
-        mine = our_ones + one[c]
-        gain = taken * (1 + their_ones) - (1 - taken) * (1 + mine)
-        values.append(sign * gain - spend[c])
-    return values
-
-
 def _medium(r: Round) -> int:
     """``medium_card`` in card numbers; as ``cardplay.choose_card``, ties go to the lowest."""
-    cards = _legal(r)
-    if len(cards) == 1:
-        return cards[0]
-    values = _values(r, cards)
-    top = max(values)
-    best = [c for c, v in zip(cards, values, strict=True) if v >= top - 1e-9]
-    return min(best, key=r.table.power.__getitem__)
+    hand = r._hands[r.turn]
+    trick = r._trick
+    if trick:
+        suit = r.table.suit
+        led = suit[trick[0]]
+        hand = [c for c in hand if suit[c] == led] or hand
+    if len(hand) > 1:
+        hand = list(dict.fromkeys(hand))
+    if len(hand) == 1:
+        return hand[0]
+    values = _values(r, hand)
+    top = max(values) - 1e-9
+    power = r.table.power
+    pick = -1
+    for c, v in zip(hand, values, strict=True):  # the first of the lowest power among the best
+        if v >= top and (pick < 0 or power[c] < power[pick]):
+            pick = c
+    return pick
 
 
 def medium_card(r: Round) -> str:
