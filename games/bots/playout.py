@@ -91,22 +91,18 @@ def _table(players: int, trump: str, super_: str, points: int) -> _Table:
 
 
 @cache
-def _later(team_of: tuple[int, ...]) -> list[list[tuple[bool, tuple[int, ...], tuple[int, ...]]]]:
+def _later(team_of: tuple[int, ...]) -> list[list[tuple[bool, tuple[tuple[int, ...], ...]]]]:
     """By seat to play and cards already in the trick: whether a later seat is its mate, and
-    the later seats of the other team than team 0 and than team 1 (who may take the trick)."""
+    by team, the later seats of the other team (who may take a trick the team holds)."""
     n = len(team_of)
     seats = []
     for seat in range(n):
         by_count = []
         for count in range(n):
             later = [(seat + k) % n for k in range(1, n - count)]
-            by_count.append(
-                (
-                    any(team_of[s] == team_of[seat] for s in later),
-                    tuple(s for s in later if team_of[s] != 0),
-                    tuple(s for s in later if team_of[s] != 1),
-                )
-            )
+            mates = any(team_of[s] == team_of[seat] for s in later)
+            against = tuple(tuple(s for s in later if team_of[s] != team) for team in (0, 1))
+            by_count.append((mates, against))
         seats.append(by_count)
     return seats
 
@@ -334,7 +330,7 @@ def _values(r: Round, cards: list[int]) -> list[float]:
     sign = 1 if r.points > 0 else -1
     unseen = r.unplayed & ~r.held[seat]
     trumps = (unseen & suit_bits[T]).bit_count()
-    later_mates, *against = r.later[seat][len(trick)]
+    later_mates, against = r.later[seat][len(trick)]
     voids = r.voids
     theirs = [voids[s] for s in against[ours]]  # the later seats who may take it from us
     their_ones = 1 + r.ones[1 - ours]
@@ -425,13 +421,18 @@ def _medium(r: Round) -> int:
         hand = [c for c in hand if suit[c] == led] or hand
     if len(hand) > 1:
         hand = list(dict.fromkeys(hand))
-    if len(hand) == 1:
-        return hand[0]
-    values = _values(r, hand)
+        if len(hand) > 1:
+            return _best(r, hand)
+    return hand[0]
+
+
+def _best(r: Round, cards: list[int]) -> int:
+    """Of two or more playable cards, the first of the lowest power among the best valued."""
+    values = _values(r, cards)
     top = max(values) - 1e-9
     power = r.table.power
     pick = -1
-    for c, v in zip(hand, values, strict=True):  # the first of the lowest power among the best
+    for c, v in zip(cards, values, strict=True):
         if v >= top and (pick < 0 or power[c] < power[pick]):
             pick = c
     return pick
@@ -445,8 +446,19 @@ def medium_card(r: Round) -> str:
 def play_out(r: Round, policy=None) -> list[int]:
     """Play the round to its end with ``policy`` (``medium_card`` by default); its scores."""
     if policy is None or policy is medium_card:
-        while r._hands[r.turn]:
-            r._play(_medium(r))
+        # ``_medium`` inlined: the search spends most of its time in this loop.
+        hands = r._hands
+        suit = r.table.suit
+        while hand := hands[r.turn]:
+            trick = r._trick
+            if trick:
+                led = suit[trick[0]]
+                hand = [c for c in hand if suit[c] == led] or hand
+            if len(hand) > 1:
+                hand = list(dict.fromkeys(hand))
+                r._play(_best(r, hand) if len(hand) > 1 else hand[0])
+            else:
+                r._play(hand[0])
     else:
         while not r.over:
             r.play(policy(r))

@@ -133,6 +133,7 @@ def play_both(state, rng: random.Random, policy: str, r=None):
     comparing them at every card; Medium's card values (the same floats) where there is a
     choice. Returns the number of choices compared."""
     r = Round.from_state(state) if r is None else r
+    played_out = play_out(r.copy())  # by Medium, all at once
     rounds = len(state.results)
     choices = 0
     while len(state.results) == rounds:
@@ -157,6 +158,8 @@ def play_both(state, rng: random.Random, policy: str, r=None):
     result = state.results[-1]
     assert tuple(r.tricks_won) == result.tricks and tuple(r.loot_won) == result.loot
     assert tuple(r.scores()) == result.scores
+    if policy == "medium":
+        assert tuple(played_out) == result.scores
     return choices
 
 
