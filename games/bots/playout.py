@@ -332,7 +332,7 @@ def _values(r: Round, cards: list[int]) -> list[float]:
     trumps = (unseen & suit_bits[T]).bit_count()
     later_mates, against = r.later[seat][len(trick)]
     voids = r.voids
-    theirs = [voids[s] for s in against[ours]]  # the later seats who may take it from us
+    theirs = against[ours]  # the later seats who may take it from us
     their_ones = 1 + r.ones[1 - ours]
     our_ones = 1 + r.ones[ours]
     values = []
@@ -345,9 +345,7 @@ def _values(r: Round, cards: list[int]) -> list[float]:
         if trick and strength[c] < best:
             if kept is None:
                 held = team_of[(r.leader + r.win_at) % r.players]
-                kept = _holds(
-                    table, unseen, led, trick[r.win_at], [voids[s] for s in against[held]], later
-                )
+                kept = _holds(table, unseen, led, trick[r.win_at], against[held], voids, later)
                 if held != ours:
                     kept = max(1 - kept, 0.3) if later_mates else 1 - kept
             taken = kept
@@ -369,7 +367,8 @@ def _values(r: Round, cards: list[int]) -> list[float]:
                 led_left = (unseen & suit_bits[lead]).bit_count()
                 taken = 1.0
                 led_bit = 1 << lead
-                for v in theirs:
+                for s in theirs:
+                    v = voids[s]
                     if following and not v & led_bit:
                         taken *= 0.5 if following > 1 else 0.7
                     if ruffing and not v & TRUMP_BIT:
@@ -382,10 +381,10 @@ def _values(r: Round, cards: list[int]) -> list[float]:
     return values
 
 
-def _holds(table: _Table, unseen: int, led: int, card: int, voids: list[int], later: int) -> float:
+def _holds(table: _Table, unseen: int, led: int, card: int, seats, voids, later: int) -> float:
     """``cardplay.chance_holds``: the chance that ``card``, holding the trick led in ``led``,
-    keeps it, with ``unseen`` the cards out as the seat to play counts them and ``voids`` those
-    of the later seats of the other team."""
+    keeps it, with ``unseen`` the cards out as the seat to play counts them and ``seats`` the
+    later seats of the other team."""
     if not later:
         return 1.0
     count = (unseen & table.above[card]).bit_count()
@@ -400,7 +399,8 @@ def _holds(table: _Table, unseen: int, led: int, card: int, voids: list[int], la
     led_left = (unseen & table.suit_bits[led]).bit_count()
     chance = 1.0
     led_bit = 1 << led
-    for v in voids:
+    for s in seats:
+        v = voids[s]
         if following and not v & led_bit:
             chance *= 0.5 if following > 1 else 0.7
         if ruffing and not v & TRUMP_BIT:
