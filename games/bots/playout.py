@@ -44,7 +44,7 @@ BITS = [((1 << k) - 1) << at for k, at in zip(COPIES, SLOT, strict=True)]
 class _Table:
     """The terms' view of every card (by number), for one player count."""
 
-    __slots__ = ("suit", "power", "strength", "one", "spend", "above", "suit_bits", "deck")
+    __slots__ = ("suit", "power", "strength", "one", "spend", "above", "suit_bits", "deck", "all")
 
     def __init__(self, players: int, trump: str, super_: str, points: int) -> None:
         suit_of = SUITS[trump, super_]
@@ -69,6 +69,9 @@ class _Table:
         ]
         self.suit_bits = [_bits(d for d in cards if suit[d] == s) for s in range(T + 1)]
         self.deck = Counter(CARD[c] for c in deck(players))
+        self.all = 0  # the whole deck as bits
+        for c, k in self.deck.items():
+            self.all |= ((1 << k) - 1) << SLOT[c]
 
 
 def _bits(cards) -> int:
@@ -168,20 +171,13 @@ class Round:
         r = object.__new__(cls)
         n = r.players = len(hands)
         table = r.table = _table(n, terms.trump, terms.super, terms.points)
-        r._hands = [[CARD[c] for c in h] for h in hands]
-        # Each hand takes the lowest free bits of its cards; the copies not in a hand and not
-        # played (discarded or unused) the next ones.
-        r.held = []
-        taken = Counter()
-        for hand in r._hands:
-            bits = 0
-            for c in hand:
-                bits |= 1 << (SLOT[c] + taken[c])
-                taken[c] += 1
-            r.held.append(bits)
-        r.unplayed = 0
-        for c, k in table.deck.items():
-            r.unplayed |= ((1 << (k - played[c])) - 1) << SLOT[c]
+        r._deal(hands)
+        if played:
+            r.unplayed = 0
+            for c, k in table.deck.items():
+                r.unplayed |= ((1 << (k - played[c])) - 1) << SLOT[c]
+        else:
+            r.unplayed = table.all
         r._trick = []
         r.win_at = r.win_strength = 0
         r.ones = [0, 0]
@@ -194,6 +190,29 @@ class Round:
         r.bonus = bonus
         r.trump, r.super, r.points = terms.trump, terms.super, terms.points
         r.voids = [0] * n
+        return r
+
+    def _deal(self, hands) -> None:
+        """Gives the seats these hands. Each hand takes the lowest free bits of its cards, so
+        that the cards not yet played are the lowest bits of each card whatever the deal (and
+        the copies in no hand, discarded or unused, the next ones)."""
+        self._hands = [[CARD[c] for c in h] for h in hands]
+        self.held = []
+        taken = 0
+        for hand in self._hands:
+            bits = 0
+            for c in hand:
+                bit = BITS[c] & ~taken
+                bit &= -bit
+                taken |= bit
+                bits |= bit
+            self.held.append(bits)
+
+    def with_hands(self, hands) -> Round:
+        """A copy of this round with other hands holding the cards not yet played: another deal
+        of the same round, as far as it has gone."""
+        r = self.copy()
+        r._deal(hands)
         return r
 
     def copy(self) -> Round:

@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from games.bots.cardplay import card_values, choose_card
+from games.bots.determinize import determinize
 from games.bots.medium import Medium
 from games.bots.playout import CARD, Round, _values, medium_card, play_out
 from games.engine import (
@@ -183,3 +184,16 @@ def test_many_random_rounds_play_as_the_engine_and_medium(players, policy):
             r = Round.from_state(state)
         choices += play_both(state, rng, policy, r)
     assert choices > 1000
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_another_deal_of_the_same_round_is_that_deals_round(players):
+    """``with_hands``, as the search uses it for every deal after the first, is ``from_state``."""
+    for seed in range(10):
+        state = mid_round(players, seed)
+        seen = view(state, state.turn)
+        guess = determinize(seen, random.Random(seed))
+        dealt = Round.from_state(state).with_hands(guess.hands)
+        fresh = Round.from_state(guess)
+        assert all(getattr(dealt, name) == getattr(fresh, name) for name in Round.__slots__)
+        assert play_out(dealt) == play_out(fresh)
