@@ -2,9 +2,10 @@
 
 ``Round`` is the trick phase of a ``GameState`` in a compact form changed in place, as a search
 plays thousands of rounds per move: cards are small ints (their index in ``ALL_CARDS``), and the
-terms' suits, powers and 1s are tables built once per terms (``_Table``). What the playout
-policy counts (the cards each seat has not seen played, by card and by suit, and the voids
-shown) and who holds the trick so far are kept up to date as cards are played, rather than
+terms' suits, powers and 1s are tables built once per terms (``_Table``). The cards not yet
+played and each hand are also sets of bits, so that what the playout policy counts (the cards
+a seat may count on being out, of a suit or above a card) is a mask and a bit count; the voids
+shown and who holds the trick so far are kept up to date as cards are played, rather than
 recounted for every decision. Its public face speaks cards as strings, as the engine does.
 Who takes a trick, its loot and the round's scores follow the engine's rules (``tricks``,
 ``scoring``); tests play many random rounds through both and compare them at every card.
@@ -42,7 +43,7 @@ BITS = [((1 << k) - 1) << at for k, at in zip(COPIES, SLOT, strict=True)]
 
 
 class _Table:
-    """The terms' view of every card (by number), for one player count."""
+    """The terms' view of every card (by number), for one player count and terms."""
 
     __slots__ = ("suit", "power", "strength", "one", "spend", "above", "suit_bits", "deck", "all")
 
