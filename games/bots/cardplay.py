@@ -1,8 +1,9 @@
 """Medium's card play, on anything that describes the table from one seat.
 
-The same functions serve the Medium bot (through ``Knowledge``, read from a view) and the Hard
-bot's playouts (through ``playout.SeatAtRound``, read from a guessed deal), so that Hard's
-playouts play the way Medium does. A table, seen from ``seat``, has:
+These functions serve the Medium bot (through ``Knowledge``, read from a view). The Hard bot's
+playouts play the way Medium does with a copy of this arithmetic over their compact state of a
+guessed deal (``playout._values``), which tests hold equal to these functions, value for value.
+A table, seen from ``seat``, has:
 
 - ``seat``, ``players``, ``trick`` (cards played to the current trick), ``leader``,
   ``team_of`` (0 or 1 per seat), ``points``, ``trump``, ``super``, ``suit_of``, ``power``;

@@ -49,7 +49,6 @@ class Place:
         self.room = room
         self.refuses = refuses  # suits it may not take (a hand's known voids)
         self.no_ones = no_ones  # an except_1 discard
-        self.cards: list[str] = []
 
     def takes(self, card: str, suit_of: dict[str, str]) -> bool:
         return suit_of[card] not in self.refuses and not (self.no_ones and VALUE[card] == 1)
@@ -72,35 +71,61 @@ def places(k: Knowledge) -> tuple[dict[int, Place], dict[int, Place], Place | No
 
 def deal_unseen(k: Knowledge, rng: random.Random):
     """Hands for the other seats (pinned cards included), their discards, the cards out of play."""
-    hands, discards, out = places(k)
-    spots = [*hands.values(), *discards.values(), *([out] if out else [])]
-    cards = sorted(k.unseen.elements())
-    if sum(p.room for p in spots) != len(cards):
-        raise ValueError("the view does not add up: unseen cards and room differ")
-    suit_of = k.suit_of
-    takers = {c: [i for i, p in enumerate(spots) if p.takes(c, suit_of)] for c in set(cards)}
-    rooms = [p.room for p in spots]
-    dealt = None
-    for _ in range(RETRIES):
-        dealt = _quick_deal(cards, takers, rooms, rng)
-        if dealt is not None:
-            break
-    if dealt is None:
-        dealt = _careful_deal(cards, takers, rooms, rng)
-        if dealt is None:  # only an except_1 hand of nothing but 1s can get here
-            takers = {
-                c: [i for i, p in enumerate(spots) if suit_of[c] not in p.refuses] for c in takers
-            }
+    return Dealer(k).deal_unseen(rng)
+
+
+class Dealer:
+    """The deals of the unseen cards for one view: what every deal shares (the cards, the places
+    and which of them may take each card) is worked out once, for a search that draws many."""
+
+    def __init__(self, k: Knowledge) -> None:
+        hands, discards, out = places(k)
+        spots = [*hands.values(), *discards.values(), *([out] if out else [])]
+        self.cards = cards = sorted(k.unseen.elements())
+        if sum(p.room for p in spots) != len(cards):
+            raise ValueError("the view does not add up: unseen cards and room differ")
+        suit_of = k.suit_of
+        self.takers = {
+            c: [i for i, p in enumerate(spots) if p.takes(c, suit_of)] for c in set(cards)
+        }
+        self.choices = {c: len(t) for c, t in self.takers.items()}
+        self.refuses = [p.refuses for p in spots]
+        self.suit_of = suit_of
+        self.rooms = [p.room for p in spots]
+        self.hands = list(hands)
+        self.discards = list(discards)
+        self.out = out is not None
+        self.pinned = [list(k.pinned[s].elements()) for s in hands]
+
+    def deal_unseen(self, rng: random.Random):
+        """As ``deal_unseen``, drawn with ``rng``."""
+        cards, takers, rooms = self.cards, self.takers, self.rooms
+        dealt = None
+        for _ in range(RETRIES):
+            dealt = _quick_deal(cards, takers, rooms, rng, self.choices.__getitem__)
+            if dealt is not None:
+                break
+        if dealt is None:
             dealt = _careful_deal(cards, takers, rooms, rng)
-    for i, card in dealt:
-        spots[i].cards.append(card)
-    for s, place in hands.items():
-        place.cards.extend(k.pinned[s].elements())
-    return (
-        {s: sort_cards(p.cards) for s, p in hands.items()},
-        {s: sort_cards(p.cards) for s, p in discards.items()},
-        sort_cards(out.cards) if out else (),
-    )
+            if dealt is None:  # only an except_1 hand of nothing but 1s can get here
+                suit_of = self.suit_of
+                takers = {
+                    c: [i for i, refuses in enumerate(self.refuses) if suit_of[c] not in refuses]
+                    for c in takers
+                }
+                dealt = _careful_deal(cards, takers, rooms, rng)
+        spots: list[list[str]] = [[] for _ in rooms]
+        for i, card in dealt:
+            spots[i].append(card)
+        h = len(self.hands)
+        for i, pinned in enumerate(self.pinned):
+            spots[i].extend(pinned)
+        d = h + len(self.discards)
+        return (
+            {s: sort_cards(spots[i]) for i, s in enumerate(self.hands)},
+            {s: sort_cards(spots[h + i]) for i, s in enumerate(self.discards)},
+            sort_cards(spots[d]) if self.out else (),
+        )
 
 
 def _pick(options: list[int], room: list[int], rng: random.Random) -> int:
@@ -113,10 +138,11 @@ def _pick(options: list[int], room: list[int], rng: random.Random) -> int:
     return options[-1]
 
 
-def _quick_deal(cards, takers, rooms, rng):
+def _quick_deal(cards, takers, rooms, rng, choices):
+    """``choices``: a card's number of takers."""
     order = list(cards)
     rng.shuffle(order)
-    order.sort(key=lambda c: len(takers[c]))  # most constrained first (stable: random ties)
+    order.sort(key=choices)  # most constrained first (stable: random ties)
     room = list(rooms)
     dealt = []
     for c in order:
@@ -164,12 +190,20 @@ def _careful_deal(cards, takers, rooms, rng):
     return dealt
 
 
-def determinize(seen: dict, rng: random.Random, knowledge: Knowledge | None = None) -> GameState:
-    """A game state that this seat could not tell from the real one (see the module doc)."""
+def determinize(
+    seen: dict,
+    rng: random.Random,
+    knowledge: Knowledge | None = None,
+    dealer: Dealer | None = None,
+) -> GameState:
+    """A game state that this seat could not tell from the real one (see the module doc).
+
+    ``knowledge`` and ``dealer``, if given, are the view's (``Knowledge(seen)``, ``Dealer``),
+    kept by a search that draws many deals."""
     k = knowledge or Knowledge(seen)
     n = k.players
     seat = k.seat
-    others_hands, discards, out = deal_unseen(k, rng)
+    others_hands, discards, out = (dealer or Dealer(k)).deal_unseen(rng)
     hands = [()] * n
     hands[seat] = tuple(seen["hand"])
     for s, hand in others_hands.items():

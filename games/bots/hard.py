@@ -2,7 +2,7 @@
 
 For a card to play, or a card to discard or pass, Hard draws deals of the hidden cards
 consistent with everything its seat has seen (``determinize``); in each deal it tries every
-option it weighs and plays the rest of the round out quickly (``playout.quick_card`` for every
+option it weighs and plays the rest of the round out quickly (``playout.medium_card`` for every
 seat; the others' discards and passes by ``evaluate.keep_values``). An option is worth its
 round score for this seat less the others' average. The same deals serve every option, so
 options are compared on equal luck, and Hard keeps the Medium bot's choice unless the best
@@ -37,7 +37,7 @@ from games.engine.board import Terms
 from games.engine.cards import VALUE
 
 from .cardplay import choose_card
-from .determinize import determinize
+from .determinize import Dealer, determinize
 from .evaluate import keep_values
 from .knowledge import Knowledge
 from .medium import decide
@@ -86,9 +86,10 @@ class Hard:
         """Every deal's worth of every option: ``evaluate(state)`` gives one deal's list."""
         clock = self.clock
         deadline = None if clock is None else clock() + self.seconds
+        dealer = Dealer(k)
         deals = []
         while len(deals) < self.samples:
-            deals.append(evaluate(determinize(seen, self.deal_random, k)))
+            deals.append(evaluate(determinize(seen, self.deal_random, k, dealer)))
             if deadline is not None and clock() >= deadline:
                 break
         self.deals = len(deals)
@@ -103,8 +104,14 @@ class Hard:
         cards = [group[0] for group in classes]
         medium_at = next(i for i, group in enumerate(classes) if medium in group)
 
+        public = None  # what every deal shares: the round so far
+
         def evaluate(state):
-            base = Round.from_state(state)
+            nonlocal public
+            if public is None:
+                base = public = Round.from_state(state)
+            else:
+                base = public.with_hands(state.hands)
             worths = []
             for c in cards:
                 r = base.copy()

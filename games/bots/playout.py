@@ -1,14 +1,22 @@
 """Fast play of the rest of a round's tricks, for the Hard bot's search.
 
-``Round`` is the trick phase of a ``GameState`` in mutable lists, so that a playout does not
-build a new state per card. Who takes a trick, its loot and the round's scores come from the
-engine's own functions (``trick_winner``, ``team_of``, ``loot``, ``round_scores``);
-a test plays random rounds through both and compares them.
+``Round`` is the trick phase of a ``GameState`` in a compact form changed in place, as a search
+plays thousands of rounds per move: cards are small ints (their index in ``ALL_CARDS``), and the
+terms' suits, powers and 1s are tables built once per terms (``_Table``). The cards not yet
+played and each hand are also sets of bits, so that what the playout policy counts (the cards
+a seat may count on being out, of a suit or above a card) is a mask and a bit count; the voids
+shown and who holds the trick so far are kept up to date as cards are played, rather than
+recounted for every decision. Its public face speaks cards as strings, as the engine does.
+Who takes a trick, its loot and the round's scores follow the engine's rules (``tricks``,
+``scoring``); tests play many random rounds through both and compare them at every card.
 
 The playout policy ``medium_card`` plays as the Medium bot does (``cardplay``), counting the
 cards not yet played and the voids shown, blind to the other hands of the guessed deal as real
 players are. (A policy of simpler habits, three times as fast, made the search no better than
-Medium; playouts that play like the opponents do made it better.)
+Medium; playouts that play like the opponents do made it better.) It is ``cardplay``'s
+arithmetic over the compact Round (``_values``), the same operations in the same order, so the
+same floating-point values and choices; tests hold it equal to ``cardplay.card_values`` on a
+table read from the engine's state, card by card.
 """
 
 from __future__ import annotations
@@ -16,12 +24,91 @@ from __future__ import annotations
 from collections import Counter
 from functools import cache
 
-from games.engine import TRICKS, GameState, legal_cards, play_order, team_of, trick_winner
-from games.engine.cards import deck
+from games.engine import TRICKS, GameState, play_order, team_of
+from games.engine.cards import ALL_CARDS, COLORS, VALUE, deck
 from games.engine.scoring import round_scores
-from games.engine.tricks import POWERS, SUITS, loot
+from games.engine.tricks import POWERS, SUITS, TRUMP
 
-from .cardplay import choose_card
+from .cardplay import spend
+
+CARD = {c: i for i, c in enumerate(ALL_CARDS)}
+SUIT_NAMES = (*COLORS, TRUMP)
+T = len(COLORS)  # the trump suit's number; the colors are 0 to 3
+TRUMP_BIT = 1 << T
+# Each card has a bit per copy in the deck (three for a 1), so that a set of cards with its
+# copies is an int and counting the cards of a set among those still out is a bit count.
+COPIES = [3 if VALUE[c] == 1 else 1 for c in ALL_CARDS]
+SLOT = [sum(COPIES[:i]) for i in range(len(ALL_CARDS))]
+BITS = [((1 << k) - 1) << at for k, at in zip(COPIES, SLOT, strict=True)]
+
+
+class _Table:
+    """The terms' view of every card (by number), for one player count and terms."""
+
+    __slots__ = ("suit", "power", "strength", "one", "spend", "above", "suit_bits", "deck", "all")
+
+    def __init__(self, players: int, trump: str, super_: str, points: int) -> None:
+        suit_of = SUITS[trump, super_]
+        power = POWERS[trump, super_]
+        cards = range(len(ALL_CARDS))
+        suit = self.suit = [SUIT_NAMES.index(suit_of[c]) for c in ALL_CARDS]
+        power = self.power = [power[c] for c in ALL_CARDS]
+        # By led suit: a card's power if it can take the trick (a trump or of the suit led),
+        # else -1, as ``tricks.STRENGTHS``.
+        self.strength = [
+            [p if s in (T, led) else -1 for s, p in zip(suit, power, strict=True)]
+            for led in range(len(SUIT_NAMES))
+        ]
+        self.one = [int(VALUE[c] == 1) for c in ALL_CARDS]
+        # ``cardplay.spend`` itself, so that the playouts subtract the very same floats.
+        seat = _Terms(points, suit_of, POWERS[trump, super_])
+        self.spend = [spend(seat, c) for c in ALL_CARDS]
+        # Per card, the cards of its suit at least as strong (``count_from`` its suit and power);
+        # per suit, its cards (``count_suit``).
+        self.above = [
+            _bits(d for d in cards if suit[d] == suit[c] and power[d] >= power[c]) for c in cards
+        ]
+        self.suit_bits = [_bits(d for d in cards if suit[d] == s) for s in range(T + 1)]
+        self.deck = Counter(CARD[c] for c in deck(players))
+        self.all = 0  # the whole deck as bits
+        for c, k in self.deck.items():
+            self.all |= ((1 << k) - 1) << SLOT[c]
+
+
+def _bits(cards) -> int:
+    bits = 0
+    for c in cards:
+        bits |= BITS[c]
+    return bits
+
+
+class _Terms:
+    __slots__ = ("points", "suit_of", "power")
+
+    def __init__(self, points, suit_of, power) -> None:
+        self.points, self.suit_of, self.power = points, suit_of, power
+
+
+@cache
+def _table(players: int, trump: str, super_: str, points: int) -> _Table:
+    return _Table(players, trump, super_, points)
+
+
+@cache
+def _later(team_of: tuple[int, ...]) -> list[list[tuple[bool, tuple[tuple[int, ...], ...]]]]:
+    """By seat to play and cards already in the trick: whether a later seat is its mate, and
+    by team, the later seats of the other team (who may take a trick the team holds)."""
+    n = len(team_of)
+    seats = []
+    for seat in range(n):
+        by_count = []
+        for count in range(n):
+            later = [(seat + k) % n for k in range(1, n - count)]
+            mates = any(team_of[s] == team_of[seat] for s in later)
+            against = tuple(tuple(s for s in later if team_of[s] != team) for team in (0, 1))
+            by_count.append((mates, against))
+        seats.append(by_count)
+    return seats
 
 
 class Round:
@@ -29,10 +116,8 @@ class Round:
 
     __slots__ = (
         "players",
-        "hands",
-        "trick",
-        "leader",
         "turn",
+        "leader",
         "tricks_won",
         "loot_won",
         "team_of",
@@ -41,12 +126,16 @@ class Round:
         "trump",
         "super",
         "points",
-        "suit_of",
-        "power",
-        "unplayed",
-        "suit_left",
-        "by_suit",
-        "voids",
+        "table",
+        "later",
+        "_hands",  # per seat, its cards (numbers) in the order of the hand it was given
+        "held",  # per seat, its cards as bits
+        "unplayed",  # the cards not yet played as bits (in some hand, discarded or unused)
+        "_trick",  # the cards played to the trick in play
+        "win_at",  # the index in ``_trick`` of the card holding it, and that card's strength
+        "win_strength",
+        "ones",  # per team, the 1s it played to the trick in play
+        "voids",  # per seat, the suits it has shown it no longer holds (bits by suit number)
     )
 
     @classmethod
@@ -54,163 +143,343 @@ class Round:
         """The trick phase of ``state`` (a state in the trick phase)."""
         if state.phase != TRICKS:
             raise ValueError("a Round is the trick phase of a round")
-        r = cls.start(state.hands, state.terms, state.teams, state.bonus, state.leader)
-        r.trick = list(state.trick)
-        r.turn = state.turn
+        tricks = [
+            (leader, [CARD[c] for c in cards])
+            for leader, cards, *_ in (*state.tricks, (state.leader, state.trick))
+        ]
+        played = Counter(c for _, cards in tricks for c in cards)
+        r = cls._new(state.hands, state.terms, state.teams, state.bonus, state.leader, played)
         r.tricks_won = list(state.tricks_won)
         r.loot_won = list(state.loot_won)
-        suit_of = r.suit_of
+        suit = r.table.suit
         n = r.players
-        for trick in (*state.tricks, (state.leader, state.trick)):
-            leader, cards = trick[0], trick[1]
-            r.unplayed.subtract(cards)
+        for leader, cards in tricks:
             for s, c in zip(play_order(leader, n), cards, strict=False):
-                r.suit_left[suit_of[c]] -= 1
-                if suit_of[c] != suit_of[cards[0]]:
-                    r.voids[s].add(suit_of[cards[0]])
+                if suit[c] != suit[cards[0]]:
+                    r.voids[s] |= 1 << suit[cards[0]]
+        for c in tricks[-1][1]:  # who holds the trick in play, and the 1s in it
+            r._follow(c)
+            r.turn = (r.turn + 1) % n
         return r
 
     @classmethod
     def start(cls, hands, terms, teams, bonus: int | None, leader: int) -> Round:
         """The first trick about to be led, with these hands (after discards and passes)."""
+        return cls._new(hands, terms, teams, bonus, leader, Counter())
+
+    @classmethod
+    def _new(cls, hands, terms, teams, bonus, leader: int, played: Counter) -> Round:
         r = object.__new__(cls)
         n = r.players = len(hands)
-        r.hands = [list(h) for h in hands]
-        r.trick = []
+        table = r.table = _table(n, terms.trump, terms.super, terms.points)
+        r._deal(hands)
+        if played:
+            r.unplayed = 0
+            for c, k in table.deck.items():
+                r.unplayed |= ((1 << (k - played[c])) - 1) << SLOT[c]
+        else:
+            r.unplayed = table.all
+        r._trick = []
+        r.win_at = r.win_strength = 0
+        r.ones = [0, 0]
         r.leader = r.turn = leader
         r.tricks_won = [0] * n
         r.loot_won = [0] * n
         r.team_of = team_of(teams)
+        r.later = _later(r.team_of)
         r.teams = teams
         r.bonus = bonus
         r.trump, r.super, r.points = terms.trump, terms.super, terms.points
-        r.suit_of = SUITS[terms.trump, terms.super]
-        r.power = POWERS[terms.trump, terms.super]
-        # Cards not yet played this round (in some hand, discarded or out of play): what a
-        # player who counts cards knows, with its own hand set apart.
-        r.unplayed = Counter(deck(n))
-        r.suit_left = Counter(r.suit_of[c] for c in deck(n))
-        r.by_suit = _by_suit(n, terms.trump, terms.super)
-        r.voids = [set() for _ in range(n)]
+        r.voids = [0] * n
+        return r
+
+    def _deal(self, hands) -> None:
+        """Gives the seats these hands. Each hand takes the lowest free bits of its cards, so
+        that the cards not yet played are the lowest bits of each card whatever the deal (and
+        the copies in no hand, discarded or unused, the next ones)."""
+        self._hands = [[CARD[c] for c in h] for h in hands]
+        self.held = []
+        taken = 0
+        for hand in self._hands:
+            bits = 0
+            for c in hand:
+                bit = BITS[c] & ~taken
+                bit &= -bit
+                taken |= bit
+                bits |= bit
+            self.held.append(bits)
+
+    def with_hands(self, hands) -> Round:
+        """A copy of this round with other hands holding the cards not yet played: another deal
+        of the same round, as far as it has gone."""
+        r = self.copy()
+        r._deal(hands)
         return r
 
     def copy(self) -> Round:
         r = object.__new__(Round)
-        for name in self.__slots__:
-            setattr(r, name, getattr(self, name))
-        r.hands = [list(h) for h in self.hands]
-        r.trick = list(self.trick)
-        r.tricks_won = list(self.tricks_won)
-        r.loot_won = list(self.loot_won)
-        r.unplayed = self.unplayed.copy()
-        r.suit_left = self.suit_left.copy()
-        r.voids = [set(v) for v in self.voids]
+        r.players = self.players
+        r.turn = self.turn
+        r.leader = self.leader
+        r.tricks_won = self.tricks_won[:]
+        r.loot_won = self.loot_won[:]
+        r.team_of = self.team_of
+        r.teams = self.teams
+        r.bonus = self.bonus
+        r.trump = self.trump
+        r.super = self.super
+        r.points = self.points
+        r.table = self.table
+        r.later = self.later
+        r._hands = [h[:] for h in self._hands]
+        r.held = self.held[:]
+        r.unplayed = self.unplayed
+        r._trick = self._trick[:]
+        r.win_at = self.win_at
+        r.win_strength = self.win_strength
+        r.ones = self.ones[:]
+        r.voids = self.voids[:]
         return r
 
     @property
     def over(self) -> bool:
-        return not self.hands[self.turn]
+        return not self._hands[self.turn]
+
+    @property
+    def hands(self) -> list[list[str]]:
+        return [[ALL_CARDS[c] for c in h] for h in self._hands]
+
+    @property
+    def trick(self) -> list[str]:
+        return [ALL_CARDS[c] for c in self._trick]
 
     def legal(self) -> list[str]:
         """The distinct cards the seat to play may play."""
-        return legal_cards(self.hands[self.turn], self.trick, self.trump, self.super)
+        return [ALL_CARDS[c] for c in _legal(self)]
 
     def play(self, card: str) -> None:
         """The seat to play plays ``card`` (assumed legal)."""
+        self._play(CARD[card])
+
+    def _play(self, c: int) -> None:
+        seat = self.turn
+        self._hands[seat].remove(c)
+        held = self.held[seat]
+        bit = held & BITS[c]
+        bit &= -bit
+        self.held[seat] = held ^ bit
+        self.unplayed ^= bit
+        table = self.table
+        trick = self._trick
+        # ``_follow``, inlined: this is the playouts' every card.
+        if trick:
+            led = table.suit[trick[0]]
+            if table.suit[c] != led:
+                self.voids[seat] |= 1 << led
+            strength = table.strength[led][c]
+            if strength >= self.win_strength:
+                self.win_at, self.win_strength = len(trick), strength
+        else:
+            self.win_at, self.win_strength = 0, table.power[c]
+        if table.one[c]:
+            self.ones[self.team_of[seat]] += 1
+        trick.append(c)
         n = self.players
-        self.hands[self.turn].remove(card)
-        self.unplayed[card] -= 1
-        self.suit_left[self.suit_of[card]] -= 1
-        trick = self.trick
-        if trick and self.suit_of[card] != self.suit_of[trick[0]]:
-            self.voids[self.turn].add(self.suit_of[trick[0]])
-        trick.append(card)
         if len(trick) < n:
-            self.turn = (self.turn + 1) % n
+            self.turn = (seat + 1) % n
             return
-        leader = self.leader
-        winner = trick_winner(leader, trick, n, self.trump, self.super)
+        winner = (self.leader + self.win_at) % n
         self.tricks_won[winner] += 1
-        self.loot_won[winner] += len(loot(trick, play_order(leader, n), winner, self.team_of))
-        self.trick = []
+        self.loot_won[winner] += self.ones[1 - self.team_of[winner]]
+        self._trick = []
+        self.ones = [0, 0]
         self.leader = self.turn = winner
+
+    def _follow(self, c: int) -> None:
+        """Adds ``c``, played by the seat to play, to the trick: who holds it, and its 1s.
+
+        As ``tricks.winning_index``: the strongest card holds it, of equal ones the last.
+        """
+        table = self.table
+        trick = self._trick
+        if not trick:
+            self.win_at, self.win_strength = 0, table.power[c]
+        else:
+            strength = table.strength[table.suit[trick[0]]][c]
+            if strength >= self.win_strength:
+                self.win_at, self.win_strength = len(trick), strength
+        if table.one[c]:
+            self.ones[self.team_of[self.turn]] += 1
+        trick.append(c)
 
     def scores(self) -> list[int]:
         return round_scores(self.teams, self.bonus, self.points, self.tricks_won, self.loot_won)
 
 
-@cache
-def _by_suit(players: int, trump: str, super_: str) -> dict[str, tuple[str, ...]]:
-    """The deck's distinct cards by suit during play, strongest first."""
-    suit_of = SUITS[trump, super_]
-    power = POWERS[trump, super_]
-    by_suit: dict[str, list[str]] = {}
-    for c in dict.fromkeys(deck(players)):
-        by_suit.setdefault(suit_of[c], []).append(c)
-    return {
-        suit: tuple(sorted(cs, key=power.__getitem__, reverse=True)) for suit, cs in by_suit.items()
-    }
+def _legal(r: Round) -> list[int]:
+    """As ``tricks.legal_cards``: the distinct cards of the suit led if the hand holds any, in
+    the hand's order."""
+    hand = r._hands[r.turn]
+    trick = r._trick
+    if trick:
+        suit = r.table.suit
+        led = suit[trick[0]]
+        hand = [c for c in hand if suit[c] == led] or hand
+    return list(dict.fromkeys(hand))
 
 
-class SeatAtRound:
-    """The table as the seat to play sees it in a ``Round``, for ``cardplay``: the cards it may
-    count on being out are those not yet played and not in its own hand."""
+def _values(r: Round, cards: list[int]) -> list[float]:
+    """``cardplay.card_values`` (with ``chance_holds``) for the seat to play in ``r``.
 
-    __slots__ = ("r", "seat", "hand", "players", "trick", "leader", "team_of", "points")
-    __slots__ += ("trump", "super", "suit_of", "power", "voids", "_suits", "_from")
+    The same arithmetic in the same order, on the Round's bits: ``count_from`` a card's suit
+    and power is the bit count of the cards out among those at least as strong in its suit.
+    The chance that a card holds the trick is worked out once for all the cards that would not
+    take it: it depends only on the card holding it.
+    """
+    table = r.table
+    suit = table.suit
+    above = table.above
+    suit_bits = table.suit_bits
+    spend = table.spend
+    one = table.one
+    seat = r.turn
+    team_of = r.team_of
+    ours = team_of[seat]
+    trick = r._trick
+    later = r.players - len(trick) - 1
+    sign = 1 if r.points > 0 else -1
+    unseen = r.unplayed & ~r.held[seat]
+    trumps = (unseen & suit_bits[T]).bit_count()
+    later_mates, against = r.later[seat][len(trick)]
+    voids = r.voids
+    theirs = against[ours]  # the later seats who may take it from us
+    their_ones = 1 + r.ones[1 - ours]
+    our_ones = 1 + r.ones[ours]
+    values = []
+    if trick:
+        led = suit[trick[0]]
+        strength = table.strength[led]
+        best = r.win_strength
+        kept = None  # the chance for a card that does not take the trick: the holder's
+    for c in cards:
+        if trick and strength[c] < best:
+            if kept is None:
+                held = team_of[(r.leader + r.win_at) % r.players]
+                kept = _holds(table, unseen, led, trick[r.win_at], against[held], voids, later)
+                if held != ours:
+                    kept = max(1 - kept, 0.3) if later_mates else 1 - kept
+            taken = kept
+        elif not later:
+            taken = 1.0
+        else:
+            # ``cardplay.chance_holds`` for ``c`` taking the trick for us, inlined.
+            lead = led if trick else suit[c]
+            count = (unseen & above[c]).bit_count()
+            if lead == T:
+                following, ruffing = count, 0
+            elif suit[c] == T:
+                following, ruffing = 0, count
+            else:
+                following, ruffing = count, trumps
+            if not following and not ruffing:
+                taken = 1.0
+            else:
+                led_left = (unseen & suit_bits[lead]).bit_count()
+                taken = 1.0
+                led_bit = 1 << lead
+                for s in theirs:
+                    v = voids[s]
+                    if following and not v & led_bit:
+                        taken *= 0.5 if following > 1 else 0.7
+                    if ruffing and not v & TRUMP_BIT:
+                        if v & led_bit:
+                            taken *= 0.3
+                        elif led_left < 2 * later:
+                            taken *= 0.7
+        gain = taken * their_ones - (1 - taken) * (our_ones + one[c])
+        values.append(sign * gain - spend[c])
+    return values
 
-    def __init__(self, r: Round) -> None:
-        self.r = r
-        self.seat = r.turn
-        self.hand = r.hands[r.turn]
-        self.players = r.players
-        self.trick = r.trick
-        self.leader = r.leader
-        self.team_of = r.team_of
-        self.points = r.points
-        self.trump = r.trump
-        self.super = r.super
-        self.suit_of = r.suit_of
-        self.power = r.power
-        self.voids = r.voids
-        self._suits = None
-        self._from: dict[tuple[str, int], int] = {}
 
-    def count_from(self, suit: str, power: int) -> int:
-        known = self._from.get((suit, power))
-        if known is not None:
-            return known
-        r = self.r
-        powers = r.power
-        unplayed = r.unplayed
-        hand = self.hand
-        total = 0
-        for d in r.by_suit[suit]:
-            if powers[d] < power:
-                break
-            if unplayed[d]:
-                total += unplayed[d] - hand.count(d)
-        self._from[suit, power] = total
-        return total
+def _holds(table: _Table, unseen: int, led: int, card: int, seats, voids, later: int) -> float:
+    """``cardplay.chance_holds``: the chance that ``card``, holding the trick led in ``led``,
+    keeps it, with ``unseen`` the cards out as the seat to play counts them and ``seats`` the
+    later seats of the other team."""
+    if not later:
+        return 1.0
+    count = (unseen & table.above[card]).bit_count()
+    if led == T:
+        following, ruffing = count, 0
+    elif table.suit[card] == T:
+        following, ruffing = 0, count
+    else:
+        following, ruffing = count, (unseen & table.suit_bits[T]).bit_count()
+    if not following and not ruffing:
+        return 1.0
+    led_left = (unseen & table.suit_bits[led]).bit_count()
+    chance = 1.0
+    led_bit = 1 << led
+    for s in seats:
+        v = voids[s]
+        if following and not v & led_bit:
+            chance *= 0.5 if following > 1 else 0.7
+        if ruffing and not v & TRUMP_BIT:
+            if v & led_bit:
+                chance *= 0.3
+            elif led_left < 2 * later:
+                chance *= 0.7
+    return chance
 
-    def count_suit(self, suit: str) -> int:
-        if self._suits is None:
-            suit_of = self.suit_of
-            self._suits = Counter(suit_of[c] for c in self.hand)
-        return self.r.suit_left[suit] - self._suits[suit]
+
+def _medium(r: Round) -> int:
+    """``medium_card`` in card numbers; as ``cardplay.choose_card``, ties go to the lowest."""
+    hand = r._hands[r.turn]
+    trick = r._trick
+    if trick:
+        suit = r.table.suit
+        led = suit[trick[0]]
+        hand = [c for c in hand if suit[c] == led] or hand
+    if len(hand) > 1:
+        hand = list(dict.fromkeys(hand))
+        if len(hand) > 1:
+            return _best(r, hand)
+    return hand[0]
+
+
+def _best(r: Round, cards: list[int]) -> int:
+    """Of two or more playable cards, the first of the lowest power among the best valued."""
+    values = _values(r, cards)
+    top = max(values) - 1e-9
+    power = r.table.power
+    pick = -1
+    for c, v in zip(cards, values, strict=True):
+        if v >= top and (pick < 0 or power[c] < power[pick]):
+            pick = c
+    return pick
 
 
 def medium_card(r: Round) -> str:
     """The Medium bot's card for the seat to play (``cardplay``), as a playout policy."""
-    cards = r.legal()
-    if len(cards) == 1:
-        return cards[0]
-    return choose_card(SeatAtRound(r), cards)
+    return ALL_CARDS[_medium(r)]
 
 
 def play_out(r: Round, policy=None) -> list[int]:
     """Play the round to its end with ``policy`` (``medium_card`` by default); its scores."""
-    policy = policy or medium_card
-    while not r.over:
-        r.play(policy(r))
+    if policy is None or policy is medium_card:
+        # ``_medium`` inlined: the search spends most of its time in this loop.
+        hands = r._hands
+        suit = r.table.suit
+        while hand := hands[r.turn]:
+            trick = r._trick
+            if trick:
+                led = suit[trick[0]]
+                hand = [c for c in hand if suit[c] == led] or hand
+            if len(hand) > 1:
+                hand = list(dict.fromkeys(hand))
+                r._play(_best(r, hand) if len(hand) > 1 else hand[0])
+            else:
+                r._play(hand[0])
+    else:
+        while not r.over:
+            r.play(policy(r))
     return r.scores()

@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from games.bots.determinize import _careful_deal, _fits, determinize
+from games.bots.determinize import Dealer, _careful_deal, _fits, determinize
 from games.bots.knowledge import Knowledge
 from games.engine import (
     BOARD,
@@ -132,3 +132,15 @@ def test_the_guess_sets_every_field_a_real_state_has():
         state = mid_round(players, seed=6)
         guess = determinize(view(state, state.turn), random.Random(2))
         assert set(vars(guess)) == set(vars(state))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_a_dealer_kept_for_many_deals_deals_as_a_new_one_each_time(players):
+    """Hard keeps one ``Dealer`` per move; the deals must be those of a fresh one per deal."""
+    for state, seat in situations(players, range(4)):
+        seen = view(state, seat)
+        k = Knowledge(seen)
+        dealer = Dealer(k)
+        kept, fresh = random.Random(seat), random.Random(seat)
+        for _ in range(3):
+            assert determinize(seen, kept, k, dealer) == determinize(seen, fresh)
