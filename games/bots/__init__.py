@@ -9,7 +9,7 @@ a player who times out), ``Hard`` (search over the hidden cards) and ``Expert`` 
 with a larger budget, for correspondence games). ``RandomBot`` plays any legal move.
 ``make_bot("hard", seed, clock=time.perf_counter)`` gives Hard its time budget (0.5 s per move
 by default, ``seconds=``; Expert's: 5 s); without a clock it searches a fixed number of deals
-(``samples=``: Hard 20, Expert 100) and is reproducible.
+(``samples=``: Hard 100, Expert 500) and is reproducible.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The bots' strength ladder: levels play each other in mixed seats and the results are compared.
 
     python -m games.bots.arena --players 4 --games 400 --seed 1 \\
-        [--levels easy,medium,hard] [--hard-samples 20] [--hard-seconds 0.5] \\
+        [--levels easy,medium,hard] [--hard-samples 100] [--hard-seconds 0.5] \\
         [--expert-samples 100] [--expert-seconds 5]
 
 Each pair of neighbouring levels in ``--levels`` (``random`` is the random legal bot, a rung
@@ -17,10 +17,10 @@ then the paired difference between the levels (per duplicate pair: the stronger 
 per round less the weaker's, and the same for wins) with its 95% confidence interval. Last,
 the time per move of each level (mean, 95th percentile, max) on this machine.
 
-Hard searches ``--hard-samples`` deals per move (default: ``hard.SAMPLES``, 20, reproducible);
+Hard searches ``--hard-samples`` deals per move (default: ``hard.SAMPLES``, 100, reproducible);
 with ``--hard-seconds`` it stops at that time per move instead (or at the deals given, if
 sooner), as on the site with the default 0.5 s. Expert likewise with ``--expert-samples``
-(default ``hard.EXPERT_SAMPLES``, 100) and ``--expert-seconds`` (5 s on the site). Expert is
+(default ``hard.EXPERT_SAMPLES``, 500) and ``--expert-seconds`` (5 s on the site). Expert is
 not in the default ladder (it plays correspondence games, and costs five times Hard's time):
 ``--levels hard,expert`` measures it.
 """
@@ -76,7 +76,7 @@ class Timings:
 
 def play(players: int, seed: int, levels: list[str], options: dict, timings: Timings) -> Game:
     """A whole game with these levels by seat; every decision is timed. ``options``: each
-    level's keyword arguments of ``make_bot`` (``{"hard": {"samples": 20}}``)."""
+    level's keyword arguments of ``make_bot`` (``{"hard": {"samples": 100}}``)."""
     bots = [
         RandomBot(f"arena/{seed}/{seat}")
         if level == "random"

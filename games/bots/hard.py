@@ -11,7 +11,9 @@ option beats it clearly (``prefer``).
 - Card play: every playable card.
 - Discard or pass: the few cards (or pairs) Medium would most readily let go.
 - Board and teams: Medium's heuristics. They read what the others' tokens say about their
-  hands, which uniform deals do not; a search over teams without that did worse than Medium.
+  hands, which uniform deals do not; a search over teams did worse than Medium, with deals
+  uniform and with deals weighed by how well a Medium model of the others fits them (see
+  BENCHMARKS.md, "A stronger Hard").
 
 Budget: ``samples`` deals at most; with a ``clock`` (e.g. ``time.perf_counter``, passed in so
 that this module reads no clock itself) also at most ``seconds`` per move, checked after each
@@ -44,7 +46,7 @@ from .medium import decide
 from .playout import Round, medium_card, play_out
 
 SECONDS = 0.5
-SAMPLES = 20  # deals per move without a clock (the budget the arena measures)
+SAMPLES = 100  # deals per move without a clock (the budget the arena measures)
 MAX_SAMPLES = 10_000  # with a clock, the time is the limit
 DISCARD_OPTIONS = 6  # discards (or passes) weighed by the search
 MARGIN = 0.5  # standard errors by which the search must beat Medium's choice
@@ -211,7 +213,7 @@ def guess_choice(terms: Terms, hand: Sequence[str], players: int) -> tuple[str, 
 # --- Expert: the same search with a larger budget ---------------------------------------------
 
 EXPERT_SECONDS = 5.0  # per move, with a clock (the site's EXPERT_BOT_SECONDS)
-EXPERT_SAMPLES = 100  # deals per move without a clock (the budget the arena measures)
+EXPERT_SAMPLES = 500  # deals per move without a clock (the budget the arena measures)
 
 
 class Expert(Hard):
