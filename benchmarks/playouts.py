@@ -24,24 +24,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from games.bots import Hard  # noqa: E402
 from games.bots.playout import Round, play_out  # noqa: E402
 from games.engine import (  # noqa: E402
-    OVER,
     TRICKS,
-    apply,
-    legal_moves,
     new_game,
-    to_act,
     view,
 )
+from tests.bots.helpers import play_until  # noqa: E402
 
 PLAYERS = (3, 4, 5)
-
-
-def play_until(state, rng: random.Random, done):
-    """Random legal moves until ``done(state)`` holds (or the game is over)."""
-    while not done(state) and state.phase != OVER:
-        seat = rng.choice(to_act(state))
-        state = apply(state, rng.choice(legal_moves(state, seat)))
-    return state
 
 
 def reached(state, tricks: int, cards: int) -> bool:

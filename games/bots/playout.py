@@ -338,8 +338,6 @@ def _values(r: Round, cards: list[int]) -> list[float]:
     """
     table = r.table
     suit = table.suit
-    above = table.above
-    suit_bits = table.suit_bits
     spend = table.spend
     one = table.one
     seat = r.turn
@@ -349,7 +347,6 @@ def _values(r: Round, cards: list[int]) -> list[float]:
     later = r.players - len(trick) - 1
     sign = 1 if r.points > 0 else -1
     unseen = r.unplayed & ~r.held[seat]
-    trumps = (unseen & suit_bits[T]).bit_count()
     later_mates, against = r.later[seat][len(trick)]
     voids = r.voids
     theirs = against[ours]  # the later seats who may take it from us
@@ -372,30 +369,7 @@ def _values(r: Round, cards: list[int]) -> list[float]:
         elif not later:
             taken = 1.0
         else:
-            # ``cardplay.chance_holds`` for ``c`` taking the trick for us, inlined.
-            lead = led if trick else suit[c]
-            count = (unseen & above[c]).bit_count()
-            if lead == T:
-                following, ruffing = count, 0
-            elif suit[c] == T:
-                following, ruffing = 0, count
-            else:
-                following, ruffing = count, trumps
-            if not following and not ruffing:
-                taken = 1.0
-            else:
-                led_left = (unseen & suit_bits[lead]).bit_count()
-                taken = 1.0
-                led_bit = 1 << lead
-                for s in theirs:
-                    v = voids[s]
-                    if following and not v & led_bit:
-                        taken *= 0.5 if following > 1 else 0.7
-                    if ruffing and not v & TRUMP_BIT:
-                        if v & led_bit:
-                            taken *= 0.3
-                        elif led_left < 2 * later:
-                            taken *= 0.7
+            taken = _holds(table, unseen, led if trick else suit[c], c, theirs, voids, later)
         gain = taken * their_ones - (1 - taken) * (our_ones + one[c])
         values.append(sign * gain - spend[c])
     return values
