@@ -20,9 +20,9 @@ log = logging.getLogger("nyet.requests")
 task_log = logging.getLogger("nyet.tasks")
 
 
-class RequestLogMiddleware:
-    """One line per request: method, path, status, time, and the game and move it was about.
-    Works in both worlds, so that the async game streams do not pay for a thread hop."""
+class BothWorlds:
+    """A middleware that runs sync or async, as the handler behind it does: the async game
+    streams then pay for no thread hop."""
 
     sync_capable = True
     async_capable = True
@@ -32,6 +32,10 @@ class RequestLogMiddleware:
         self.is_async = iscoroutinefunction(get_response)
         if self.is_async:
             markcoroutinefunction(self)
+
+
+class RequestLogMiddleware(BothWorlds):
+    """One line per request: method, path, status, time, and the game and move it was about."""
 
     def __call__(self, request):
         if self.is_async:
@@ -89,20 +93,10 @@ def _task_ends(task_id=None, task=None, args=None, retval=None, state=None, **kw
 HEALTH_PATHS = {"/healthz", "/healthz/"}
 
 
-class HealthCheckMiddleware:
+class HealthCheckMiddleware(BothWorlds):
     """The health check, answered first: a load balancer asks over plain HTTP, with or without the
     slash, under the machine's IP address as its Host, so the HTTPS redirect, the host check and
-    APPEND_SLASH must never see it. Works in both worlds, as the game streams behind it are
-    async."""
-
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-        self.is_async = iscoroutinefunction(get_response)
-        if self.is_async:
-            markcoroutinefunction(self)
+    APPEND_SLASH must never see it."""
 
     def __call__(self, request):
         if self.is_async:
