@@ -106,3 +106,44 @@ def emails_inside_transactions(monkeypatch):
         monkeypatch.setattr(backend, "send_messages", sent.watch(backend.send_messages))
     yield sent
     assert not sent, f"emails sent inside a transaction: {list(sent)}"
+
+
+PASSWORD = "a long passphrase 42"
+
+
+@pytest.fixture
+def make_person(db):
+    def make(name: str = "alice", **fields):
+        from accounts.models import User
+
+        return User.objects.create_user(
+            username=name, email=f"{name}@example.com", password=PASSWORD, **fields
+        )
+
+    return make
+
+
+@pytest.fixture
+def alice(make_person):
+    return make_person("alice")
+
+
+@pytest.fixture
+def bob(make_person):
+    return make_person("bob")
+
+
+@pytest.fixture
+def carol(make_person):
+    return make_person("carol")
+
+
+@pytest.fixture
+def act(django_capture_on_commit_callbacks):
+    """Run an action as a request would: its on-commit work (bot turns) runs after it."""
+
+    def run(action, *args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return action(*args, **kwargs)
+
+    return run

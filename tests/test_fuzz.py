@@ -230,16 +230,6 @@ def site(make_person, settings):
     }
 
 
-@pytest.fixture
-def make_person(db):
-    def make(name: str, **fields) -> User:
-        return User.objects.create_user(
-            username=name, email=f"{name}@example.com", password="a long passphrase 42", **fields
-        )
-
-    return make
-
-
 def test_every_url_pattern_is_fuzzed():
     """The parametrized test below covers the resolver's every pattern, ours first."""
     assert {"", "games/<int:pk>/move/", "invite/<str:code>/", "admin/"} <= set(ROUTES)

@@ -1,5 +1,5 @@
-"""Helpers for the account tests. Games are played through the real actions, as in
-tests/games/conftest.py (the same few helpers, copied so these tests stand on their own)."""
+"""Helpers for the account tests. Games are played through the real actions, with the game
+tests' helpers (tests/games/conftest.py) and the people of tests/conftest.py."""
 
 from __future__ import annotations
 
@@ -7,77 +7,11 @@ import random
 
 import pytest
 
-from accounts.models import User
-from games import engine
-from games.actions import create_game, join_game, submit_move
+from games.actions import create_game, join_game
 from games.actions import lobby as lobby_actions
 from games.models import Game
-
-PASSWORD = "a long passphrase 42"
-
-
-@pytest.fixture
-def make_person(db):
-    def make(name: str = "alice", **fields) -> User:
-        return User.objects.create_user(
-            username=name, email=f"{name}@example.com", password=PASSWORD, **fields
-        )
-
-    return make
-
-
-@pytest.fixture
-def alice(make_person):
-    return make_person("alice")
-
-
-@pytest.fixture
-def bob(make_person):
-    return make_person("bob")
-
-
-@pytest.fixture
-def carol(make_person):
-    return make_person("carol")
-
-
-@pytest.fixture
-def act(django_capture_on_commit_callbacks):
-    """Run an action as a request would: its on-commit work (bot turns) runs after it."""
-
-    def run(action, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return action(*args, **kwargs)
-
-    return run
-
-
-def state_of(game: Game) -> engine.GameState:
-    game.refresh_from_db()
-    return engine.state_from_json(game.state)
-
-
-def play_person_move(act, game: Game, user, rng: random.Random) -> bool:
-    state = state_of(game)
-    seat = game.seats.get(user=user).position
-    legal = engine.view(state, seat)["legal"]
-    if not legal:
-        return False
-    move = rng.choice(legal)
-    del move["seat"]
-    act(submit_move, user, game.pk, game.version, move)
-    return True
-
-
-def play_out(act, game: Game, people, rng: random.Random, until=None) -> Game:
-    """People make random legal moves (bots answer) until the game ends or ``until(state)``."""
-    for _ in range(5000):
-        game.refresh_from_db()
-        if game.status == Game.Status.FINISHED or (until and until(state_of(game))):
-            return game
-        if not any(play_person_move(act, game, user, rng) for user in people):
-            raise AssertionError("nobody can move: the game is stuck")
-    raise AssertionError("the game did not end")
+from tests.conftest import PASSWORD  # noqa: F401 (the tests log in with it)
+from tests.games.conftest import play_out, state_of  # noqa: F401
 
 
 @pytest.fixture

@@ -1,1 +1,1 @@
-from tests.games.conftest import act, alice, bob, carol, clock, make_person  # noqa: F401 (fixtures)
+from tests.games.conftest import clock  # noqa: F401 (a fixture)

@@ -2,45 +2,9 @@ import random
 
 import pytest
 
-from accounts.models import User
 from games import engine
 from games.actions import submit_move
 from games.models import Game
-
-
-@pytest.fixture
-def make_person(db):
-    def make(name: str = "alice") -> User:
-        return User.objects.create_user(username=name, email=f"{name}@example.com", password="pw")
-
-    return make
-
-
-@pytest.fixture
-def alice(make_person):
-    return make_person("alice")
-
-
-@pytest.fixture
-def bob(make_person):
-    return make_person("bob")
-
-
-@pytest.fixture
-def carol(make_person):
-    return make_person("carol")
-
-
-@pytest.fixture
-def act(django_capture_on_commit_callbacks):
-    """Run an action as a request would: its on-commit work (bot turns) runs after it."""
-
-    def run(action, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return action(*args, **kwargs)
-
-    return run
-
 
 DAY = 24 * 3600  # seconds
 

@@ -15,6 +15,7 @@ from games import engine, queue
 from games.actions import create_game
 from games.actions.deadlines import due
 from games.models import Game, MoveRecord
+from tests.conftest import PASSWORD
 
 from .conftest import state_of
 from .test_broker import broker
@@ -58,7 +59,7 @@ def test_with_redis_down_logging_in_the_game_and_a_move_work_and_catch_up_later(
     with caplog.at_level(logging.WARNING):
         response = client.post(reverse("account_login"), {"login": "alice", "password": "wrong"})
         assert response.status_code == 200 and "not correct" in response.content.decode()
-        response = client.post(reverse("account_login"), {"login": "alice", "password": "pw"})
+        response = client.post(reverse("account_login"), {"login": "alice", "password": PASSWORD})
         assert response.status_code == 302
         response = client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
         assert response.status_code == 302

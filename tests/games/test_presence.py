@@ -9,11 +9,11 @@ from django.urls import reverse
 
 from games import engine
 from games.actions.deadlines import due
+from tests.conftest import PASSWORD
 
 from .conftest import correspondence_game, state_of
 
 pytestmark = pytest.mark.django_db
-PASSWORD = "pw"  # the conftest's
 
 
 def log_in(client):
