@@ -154,10 +154,12 @@ def _bot_to_act(state, bots: dict[int, str]) -> int | None:
 
 
 def site_bot(level: str, seed: str):
-    """A bot as the site runs it: Hard searches its usual number of deals, or stops at
-    ``settings.HARD_BOT_SECONDS`` if that comes sooner; Expert (correspondence tables only, in
-    its own workers: ``turns.bots_task``) searches until ``settings.EXPERT_BOT_SECONDS`` are
-    up. The bots read no clock themselves: the site passes them one."""
+    """A bot as the site runs it: Hard and Expert search their usual number of deals (as the
+    arena measures them), or stop at ``settings.HARD_BOT_SECONDS`` or ``EXPERT_BOT_SECONDS``
+    if that comes sooner (Expert: correspondence tables only, in its own workers,
+    ``turns.bots_task``). More deals than that made Expert no stronger (BENCHMARKS.md), so
+    they would cost a host CPU for nothing. The bots read no clock themselves: the site passes
+    them one."""
     if level == "hard":
         return make_bot(
             level,
@@ -167,7 +169,13 @@ def site_bot(level: str, seed: str):
             clock=time.perf_counter,
         )
     if level == "expert":
-        return make_bot(level, seed, seconds=settings.EXPERT_BOT_SECONDS, clock=time.perf_counter)
+        return make_bot(
+            level,
+            seed,
+            samples=hard.EXPERT_SAMPLES,
+            seconds=settings.EXPERT_BOT_SECONDS,
+            clock=time.perf_counter,
+        )
     return make_bot(level, seed)
 
 
