@@ -213,7 +213,7 @@ def guess_choice(terms: Terms, hand: Sequence[str], players: int) -> tuple[str, 
 # --- Expert: the same search with a larger budget ---------------------------------------------
 
 EXPERT_SECONDS = 5.0  # per move, with a clock (the site's EXPERT_BOT_SECONDS)
-EXPERT_SAMPLES = 500  # deals per move without a clock (the budget the arena measures)
+EXPERT_SAMPLES = 500  # deals per move: the budget the arena measures, and the site's with 5 s
 
 
 class Expert(Hard):
