@@ -160,22 +160,13 @@ def site_bot(level: str, seed: str):
     ``turns.bots_task``). More deals than that made Expert no stronger (BENCHMARKS.md), so
     they would cost a host CPU for nothing. The bots read no clock themselves: the site passes
     them one."""
-    if level == "hard":
-        return make_bot(
-            level,
-            seed,
-            samples=hard.SAMPLES,
-            seconds=settings.HARD_BOT_SECONDS,
-            clock=time.perf_counter,
-        )
-    if level == "expert":
-        return make_bot(
-            level,
-            seed,
-            samples=hard.EXPERT_SAMPLES,
-            seconds=settings.EXPERT_BOT_SECONDS,
-            clock=time.perf_counter,
-        )
+    budgets = {
+        "hard": (hard.SAMPLES, settings.HARD_BOT_SECONDS),
+        "expert": (hard.EXPERT_SAMPLES, settings.EXPERT_BOT_SECONDS),
+    }
+    if level in budgets:
+        samples, seconds = budgets[level]
+        return make_bot(level, seed, samples=samples, seconds=seconds, clock=time.perf_counter)
     return make_bot(level, seed)
 
 
