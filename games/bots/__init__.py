@@ -6,7 +6,8 @@ random generator, never from the full state.
 
 Levels: ``Easy`` (simple habits), ``Medium`` (hand-evaluation heuristics; also the stand-in for
 a player who times out), ``Hard`` (search over the hidden cards) and ``Expert`` (Hard's search
-with a larger budget, for correspondence games). ``RandomBot`` plays any legal move.
+with a larger budget, its board tokens searched too, for correspondence games). ``RandomBot``
+plays any legal move.
 ``make_bot("hard", seed, clock=time.perf_counter)`` gives Hard its time budget (0.5 s per move
 by default, ``seconds=``; Expert's: 5 s); without a clock it searches a fixed number of deals
 (``samples=``: Hard 100, Expert 500) and is reproducible.

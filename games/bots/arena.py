@@ -170,6 +170,9 @@ def main(argv: list[str] | None = None) -> int:
     for level in SEARCHERS:
         parser.add_argument(f"--{level}-samples", type=int, default=None, help="deals per card")
         parser.add_argument(f"--{level}-seconds", type=float, default=None, help="time per move")
+        parser.add_argument(
+            f"--{level}-board-samples", type=int, default=None, help="deals per token (0: none)"
+        )
     args = parser.parse_args(argv)
     levels = args.levels.split(",")
     if len(levels) < 2 or any(level not in ("random", *LEVELS) for level in levels):
@@ -180,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
         seconds = getattr(args, f"{level}_seconds")
         if samples is not None:
             options[level]["samples"] = samples
+        board_samples = getattr(args, f"{level}_board_samples")
+        if board_samples is not None:
+            options[level]["board_samples"] = board_samples
         if seconds is not None:
             options[level]["seconds"] = seconds
             options[level]["clock"] = time.perf_counter

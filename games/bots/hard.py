@@ -10,39 +10,44 @@ option beats it clearly (``prefer``).
 
 - Card play: every playable card.
 - Discard or pass: the few cards (or pairs) Medium would most readily let go.
-- Board and teams: Medium's heuristics. They read what the others' tokens say about their
-  hands, which uniform deals do not; a search over teams did worse than Medium, with deals
-  uniform and with deals weighed by how well a Medium model of the others fits them (see
-  BENCHMARKS.md, "A stronger Hard").
+- Board: Medium's heuristic for Hard; with ``board_samples`` (Expert), the board search
+  (``board``): Medium's few best tokens, each deal finished as Medium would play it and
+  weighed by how likely the others' tokens so far are with its hands (``board.Belief``). Over
+  uniform deals the search gained nothing on Medium; weighed, it gains (BENCHMARKS.md, "The
+  board search"). It costs about a second a token, too much for Hard's live budget.
+- Teams: Medium's heuristic. A search over teams did worse than Medium, with deals uniform
+  and with deals weighed by how well a Medium model of the others fits them (BENCHMARKS.md,
+  "A stronger Hard").
 
-Budget: ``samples`` deals at most; with a ``clock`` (e.g. ``time.perf_counter``, passed in so
-that this module reads no clock itself) also at most ``seconds`` per move, checked after each
-deal. Without a clock the bot is reproducible: the same view and seed give the same move.
+Budget: ``samples`` deals at most (``board_samples`` for a token); with a ``clock`` (e.g.
+``time.perf_counter``, passed in so that this module reads no clock itself) also at most
+``seconds`` per move, checked after each deal. Without a clock the bot is reproducible: the
+same view and seed give the same move.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 
 from games.engine import (
-    CARDS_CHOSEN,
     Discard,
     Move,
     PassCard,
+    PlaceToken,
     PlayCard,
-    discardable,
     hands_after,
     move_from_json,
 )
-from games.engine.board import Terms
 from games.engine.cards import VALUE
 
+from . import board
 from .cardplay import choose_card
 from .determinize import Dealer, determinize
 from .evaluate import keep_values
 from .knowledge import Knowledge
-from .medium import decide
+from .medium import decide, guess_choice, hand_worths, token_values
 from .playout import Round, medium_card, play_out
 
 SECONDS = 0.5
@@ -60,6 +65,8 @@ class Hard:
         seconds: float = SECONDS,
         clock: Callable[[], float] | None = None,
         policy: Callable[[Round], str] = medium_card,
+        board_samples: int = 0,
+        belief: float = board.BELIEF,
     ) -> None:
         self.random = random.Random(seed)  # breaks ties, as Medium's does
         self.deal_random = random.Random(f"{seed}/deals")  # draws the deals
@@ -67,6 +74,8 @@ class Hard:
         self.seconds = seconds
         self.clock = clock
         self.policy = policy
+        self.board_samples = board_samples  # deals per token (0: Medium's board heuristic)
+        self.belief = belief  # board.Belief's sharpness
         self.deals = 0  # deals searched for the last move (for reports and tests)
 
     def choose(self, seen: dict) -> Move:
@@ -80,17 +89,20 @@ class Hard:
             return PlayCard(k.seat, self.play_card(seen, k, [m.card for m in legal]))
         if isinstance(first, Discard | PassCard):
             return self.discard(seen, k, legal)
+        if isinstance(first, PlaceToken) and self.board_samples:
+            return self.place_token(seen, k, legal)
         return decide(k, legal, self.random)
 
     # --- the search ---------------------------------------------------------------------------
 
-    def worths(self, seen: dict, k: Knowledge, evaluate) -> list[list[float]]:
+    def worths(self, seen: dict, k: Knowledge, evaluate, samples=None) -> list[list[float]]:
         """Every deal's worth of every option: ``evaluate(state)`` gives one deal's list."""
         clock = self.clock
         deadline = None if clock is None else clock() + self.seconds
         dealer = Dealer(k)
+        samples = samples or self.samples
         deals = []
-        while len(deals) < self.samples:
+        while len(deals) < samples:
             deals.append(evaluate(determinize(seen, self.deal_random, k, dealer)))
             if deadline is not None and clock() >= deadline:
                 break
@@ -147,6 +159,29 @@ class Hard:
         deals = self.worths(seen, k, evaluate)
         return options[prefer(deals, options.index(medium))]
 
+    def place_token(self, seen: dict, k: Knowledge, legal: list[PlaceToken]) -> PlaceToken:
+        values = token_values(k, legal)
+        medium = decide(k, legal, self.random)
+        options = [legal[i] for i in board.options(values)]
+        if medium not in options:
+            options[-1] = medium
+        seat = k.seat
+        open_boxes = seen["board"]["open"]
+        mine = {seat: hand_worths(k.hand, k.players, open_boxes["trump"], open_boxes["super"])}
+
+        belief = board.Belief(seen, self.belief)
+        weights = []
+
+        def evaluate(state):
+            weights.append(belief.log_weight(state.hands))
+            deal = board.Deal(state, mine)
+            return [edge(deal.finish(move), seat) for move in options]
+
+        deals = self.worths(seen, k, evaluate, self.board_samples)
+        top = max(weights)
+        weights = [math.exp(w - top) for w in weights]
+        return options[weighted_best(deals, weights, options.index(medium))]
+
 
 def prefer(deals: list[list[float]], medium: int) -> int:
     """The option to take: the best on average over the deals, if it beats Medium's choice by
@@ -164,6 +199,20 @@ def prefer(deals: list[list[float]], medium: int) -> int:
     gap = means[best] - means[medium]
     spread = (sum((g - gap) ** 2 for g in gaps) / (count - 1)) ** 0.5
     return best if gap > MARGIN * spread / count**0.5 else medium
+
+
+def weighted_best(deals: list[list[float]], weights: list[float], medium: int) -> int:
+    """The option best on average over the deals weighed by ``weights``; Medium's on a tie.
+
+    No margin, unlike ``prefer``: the board search was measured so (BENCHMARKS.md, "The board
+    search"), with its gain judged on the true hands."""
+    total = sum(weights)
+    means = [
+        sum(w * d[i] for w, d in zip(weights, deals, strict=True)) / total
+        for i in range(len(deals[0]))
+    ]
+    best = max(range(len(means)), key=means.__getitem__)
+    return medium if means[best] <= means[medium] else best
 
 
 def edge(scores: Sequence[int], seat: int) -> float:
@@ -203,23 +252,18 @@ def _cards(move: Discard | PassCard) -> tuple[str, ...]:
     return move.cards if isinstance(move, Discard) else (move.card,)
 
 
-def guess_choice(terms: Terms, hand: Sequence[str], players: int) -> tuple[str, ...]:
-    """A discard or pass as Medium would choose it, for the seats of a playout."""
-    keep = keep_values(hand, terms.trump, terms.super, players, terms.points)
-    cards = discardable(terms.discard, sorted(hand, key=keep.__getitem__))
-    return tuple(cards[: CARDS_CHOSEN[terms.discard]])
-
-
 # --- Expert: the same search with a larger budget ---------------------------------------------
 
 EXPERT_SECONDS = 5.0  # per move, with a clock (the site's EXPERT_BOT_SECONDS)
 EXPERT_SAMPLES = 500  # deals per move: the budget the arena measures, and the site's with 5 s
+EXPERT_BOARD_SAMPLES = 100  # deals per token, weighed by the others' tokens (board.Belief)
 
 
 class Expert(Hard):
     """Hard's search with a larger budget, for correspondence games, where a few seconds a move
     cost nobody a wait: ``EXPERT_SAMPLES`` deals per move without a clock (reproducible), else
-    up to ``seconds`` per move (and at most ``MAX_SAMPLES`` deals)."""
+    up to ``seconds`` per move (and at most ``MAX_SAMPLES`` deals); and its tokens searched
+    over ``EXPERT_BOARD_SAMPLES`` deals weighed by the others' tokens (``board``)."""
 
     def __init__(
         self,
@@ -228,7 +272,17 @@ class Expert(Hard):
         seconds: float = EXPERT_SECONDS,
         clock: Callable[[], float] | None = None,
         policy: Callable[[Round], str] = medium_card,
+        board_samples: int = EXPERT_BOARD_SAMPLES,
+        belief: float = board.BELIEF,
     ) -> None:
         if samples is None:
             samples = EXPERT_SAMPLES if clock is None else MAX_SAMPLES
-        super().__init__(seed, samples=samples, seconds=seconds, clock=clock, policy=policy)
+        super().__init__(
+            seed,
+            samples=samples,
+            seconds=seconds,
+            clock=clock,
+            policy=policy,
+            board_samples=board_samples,
+            belief=belief,
+        )

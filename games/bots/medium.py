@@ -16,16 +16,21 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from statistics import fmean
 
 from games.engine import (
     BOXES,
+    CARDS_CHOSEN,
+    SETUPS,
     ChooseTeams,
     Move,
     PassCard,
     PlaceToken,
     PlayCard,
+    Terms,
     cards_discarded,
+    discardable,
     move_from_json,
 )
 
@@ -74,28 +79,56 @@ def _best(rng: random.Random, moves: list[Move], values: list[float]) -> Move:
 
 def token_values(k: Knowledge, legal: list[PlaceToken]) -> list[float]:
     """How good the board looks for this seat after each token."""
-    n = k.players
-    fair = k.tricks_per_round / n
-    worth = {
-        (t, s): expected_tricks(k.hand, t, s, n) - fair
-        for t in BOXES["trump"]
-        for s in BOXES["super"]
-    }
-    open_boxes = k.seen["board"]["open"]
-    mine = str(k.seat)
+    return board_values(hand_worths(k.hand, k.players), k.seat, k.seen["board"]["open"], legal)
 
-    def value(boxes: dict[str, list[str]]) -> float:
-        hand = fmean(worth[t, s] for t in boxes["trump"] for s in boxes["super"])
-        points = [int(p) for p in boxes["points"]]
-        first = 1 / len(boxes["first"]) if mine in boxes["first"] else 0.0
-        return hand * fmean(points) + FIRST_WORTH * first * fmean(abs(p) for p in points)
 
+def hand_worths(
+    hand, players: int, trumps=BOXES["trump"], supers=BOXES["super"]
+) -> dict[tuple[str, str], float]:
+    """The hand's expected tricks beyond the fair share under each trump and supertrump."""
+    fair = SETUPS[players].hand / players
+    return {(t, s): expected_tricks(hand, t, s, players) - fair for t in trumps for s in supers}
+
+
+def board_values(worth, seat: int, open_boxes, legal: list[PlaceToken]) -> list[float]:
+    """How good the board looks for ``seat`` (whose hand has these ``worth``s) after each
+    token: the hand's worth averaged over the trumps and supertrumps left open, times the
+    points left open on average, plus the worth of being the first player. A token changes
+    one line, so each is the board's sums less that box's share."""
+    trumps, supers = open_boxes["trump"], open_boxes["super"]
+    row = {t: sum(worth[t, s] for s in supers) for t in trumps}
+    column = {s: sum(worth[t, s] for t in trumps) for s in supers}
+    total = sum(row.values())
+    points = [int(p) for p in open_boxes["points"]]
+    firsts = open_boxes["first"]
+    mine = str(seat)
     values = []
     for move in legal:
-        boxes = dict(open_boxes)
-        boxes[move.line] = [b for b in open_boxes[move.line] if b != move.box]
-        values.append(value(boxes))
+        line, box = move.line, move.box
+        if line == "trump":
+            hand = (total - row[box]) / ((len(trumps) - 1) * len(supers))
+        elif line == "super":
+            hand = (total - column[box]) / (len(trumps) * (len(supers) - 1))
+        else:
+            hand = total / (len(trumps) * len(supers))
+        left = [p for p in points if str(p) != box] if line == "points" else points
+        first = 0.0
+        if mine in firsts and not (line == "first" and box == mine):
+            first = 1 / (len(firsts) - (line == "first"))
+        values.append(
+            hand * sum(left) / len(left) + FIRST_WORTH * first * sum(map(abs, left)) / len(left)
+        )
     return values
+
+
+# --- discards and passes in a playout --------------------------------------------------------
+
+
+def guess_choice(terms: Terms, hand: Sequence[str], players: int) -> tuple[str, ...]:
+    """A discard or pass as Medium would choose it, for the seats of a playout."""
+    keep = keep_values(hand, terms.trump, terms.super, players, terms.points)
+    cards = discardable(terms.discard, sorted(hand, key=keep.__getitem__))
+    return tuple(cards[: CARDS_CHOSEN[terms.discard]])
 
 
 # --- the teams --------------------------------------------------------------------------------
@@ -103,20 +136,24 @@ def token_values(k: Knowledge, legal: list[PlaceToken]) -> list[float]:
 
 def trick_estimates(k: Knowledge) -> list[float]:
     """Tricks each seat should take this round, as this seat guesses them."""
-    terms = k.terms
-    n = k.players
-    tricks = k.tricks_per_round - cards_discarded(terms.discard)
-    mine = min(float(tricks), max(0.0, expected_tricks(k.hand, terms.trump, terms.super, n)))
-    others = [s for s in range(n) if s != k.seat]
+    return estimate_tricks(k.hand, k.seat, k.players, k.terms, k.seen["board"]["tokens"])
+
+
+def estimate_tricks(hand, seat: int, n: int, terms, tokens) -> list[float]:
+    """Tricks each seat should take, as ``seat`` (holding ``hand``) guesses them from its hand
+    and the board's ``tokens`` (``(seat, line, box)``)."""
+    tricks = SETUPS[n].hand - cards_discarded(terms.discard)
+    mine = min(float(tricks), max(0.0, expected_tricks(hand, terms.trump, terms.super, n)))
+    others = [s for s in range(n) if s != seat]
     # A seat that covered -2 likely holds a strong hand; one that covered 3 or 4, a weak one.
     signal = dict.fromkeys(others, 0.0)
-    for s, line, box in k.seen["board"]["tokens"]:
-        if s != k.seat and line == "points":
+    for s, line, box in tokens:
+        if s != seat and line == "points":
             signal[s] += 0.5 if box == "-2" else -0.3 if box in ("3", "4") else 0.0
     shift = fmean(signal.values())
     share = (tricks - mine) / len(others)
     estimates = [0.0] * n
-    estimates[k.seat] = mine
+    estimates[seat] = mine
     for s in others:
         estimates[s] = max(0.0, share + signal[s] - shift)
     return estimates
@@ -124,19 +161,21 @@ def trick_estimates(k: Knowledge) -> list[float]:
 
 def team_values(k: Knowledge, legal: list[ChooseTeams]) -> list[float]:
     """This seat's expected round score against the others' for each choice of teams."""
-    estimates = trick_estimates(k)
+    return teams_values(trick_estimates(k), k.seat, k.terms.points, k.seen["totals"], legal)
+
+
+def teams_values(estimates, me: int, points: int, totals, legal: list[ChooseTeams]) -> list[float]:
+    """``team_values`` from each seat's estimated tricks and the game's totals so far."""
     total = sum(estimates)
-    points = k.terms.points
-    totals = k.seen["totals"]
-    me = k.seat
+    n = len(estimates)
     values = []
     for move in legal:
         ours = sum(estimates[s] for s in move.team)
         scores = [
             (ours if s in move.team else total - ours) * points * (2 if s == move.bonus else 1)
-            for s in range(k.players)
+            for s in range(n)
         ]
-        value = scores[me] - fmean(scores[s] for s in range(k.players) if s != me)
+        value = scores[me] - fmean(scores[s] for s in range(n) if s != me)
         if move.bonus is not None and move.bonus not in move.team:
             # The bonus goes to the other team: to its trailing player when it helps them.
             sign = 1 if (total - ours) * points > 0 else -1

@@ -6,8 +6,15 @@ import random
 
 from games.bots import Expert, Hard, make_bot
 from games.bots.determinize import determinize
-from games.bots.hard import EXPERT_SAMPLES, EXPERT_SECONDS, MAX_SAMPLES, SAMPLES, SECONDS
-from games.engine import PlayCard, apply, legal_moves, new_game, to_act, view
+from games.bots.hard import (
+    EXPERT_BOARD_SAMPLES,
+    EXPERT_SAMPLES,
+    EXPERT_SECONDS,
+    MAX_SAMPLES,
+    SAMPLES,
+    SECONDS,
+)
+from games.engine import BOARD, PlayCard, apply, legal_moves, new_game, to_act, view
 
 from .helpers import mid_round
 
@@ -41,7 +48,8 @@ def test_the_clock_caps_its_search():
 
 
 def test_it_is_hards_search_with_another_budget():
-    """The same deals searched give the same move as Hard's: only the budget differs."""
+    """The same deals searched give the same move as Hard's: only the budgets differ (Hard's
+    board search has none: it places its tokens as Medium does)."""
     rng = random.Random(8)
     state = new_game(4, seed=8)
     compared = 0
@@ -49,10 +57,14 @@ def test_it_is_hards_search_with_another_budget():
         seat = to_act(state)[0]
         seen = view(state, seat)
         if len(seen["legal"]) > 1 and compared < 12:
-            assert Expert(seat, samples=3).choose(seen) == Hard(seat, samples=3).choose(seen)
+            expert = Expert(seat, samples=3, board_samples=3)
+            hard = Hard(seat, samples=3, board_samples=3 if state.phase == BOARD else 0)
+            assert expert.choose(seen) == hard.choose(seen)
             compared += 1
         state = apply(state, rng.choice(legal_moves(state, seat)))
     assert compared == 12
+    assert make_bot("expert", 1).board_samples == EXPERT_BOARD_SAMPLES > 0
+    assert make_bot("hard", 1).board_samples == 0
 
 
 def test_the_same_view_and_seed_give_the_same_move_whatever_the_others_hold():
