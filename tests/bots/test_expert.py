@@ -77,7 +77,8 @@ def test_the_same_view_and_seed_give_the_same_move_whatever_the_others_hold():
             seen = view(state, seat)
             other = determinize(seen, random.Random(99))  # the others' hands dealt anew
             assert other.hands[seat] == state.hands[seat] and view(other, seat) == seen
-            assert Expert(7, samples=3).choose(view(other, seat)) == Expert(7, samples=3).choose(
+            bot = Expert(7, samples=3, board_samples=3)
+            assert bot.choose(view(other, seat)) == Expert(7, samples=3, board_samples=3).choose(
                 seen
             )
             checked += 1
