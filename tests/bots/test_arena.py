@@ -1,5 +1,6 @@
 """The arena plays the levels against each other and reports the paired differences."""
 
+from games.bots import arena, make_bot
 from games.bots.arena import main, seatings
 
 
@@ -25,8 +26,18 @@ def test_a_short_run_reports_each_level_and_the_difference(capsys):
     assert "hard   " in out and "p95" in out
 
 
-def test_expert_has_its_own_budget_options(capsys):
+def test_expert_has_its_own_budget_options(capsys, monkeypatch):
+    made = []
+
+    def recording(level, seed, **options):
+        bot = make_bot(level, seed, **options)
+        made.append((level, bot.samples, bot.board_samples))
+        return bot
+
+    monkeypatch.setattr(arena, "make_bot", recording)
     args = ["--players", "2", "--games", "2", "--levels", "hard,expert"]
-    assert main([*args, "--hard-samples", "1", "--expert-samples", "2"]) == 0
+    budgets = ["--hard-samples", "1", "--expert-samples", "2", "--expert-board-samples", "3"]
+    assert main([*args, *budgets]) == 0
     out = capsys.readouterr().out
     assert "expert vs hard: 2 players, 2 games" in out and "expert " in out
+    assert set(made) == {("hard", 1, 0), ("expert", 2, 3)}
