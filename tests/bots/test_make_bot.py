@@ -21,11 +21,11 @@ from games.engine import (
     view,
 )
 
-FAST = {"samples": 2}  # Hard's and Expert's deals per card in tests
+FAST = {"hard": {"samples": 2}, "expert": {"samples": 2, "board_samples": 2}}  # deals in tests
 
 
 def bot(level: str, seed):
-    return make_bot(level, seed, **(FAST if level in ("hard", "expert") else {}))
+    return make_bot(level, seed, **FAST.get(level, {}))
 
 
 def test_make_bot_gives_each_level():
