@@ -30,7 +30,7 @@ from games.engine import (
     hands_after,
     legal_moves,
 )
-from games.engine.board import first_open
+from games.engine.board import coverable, first_open
 
 from .medium import board_values, estimate_tricks, guess_choice, hand_worths, teams_values
 from .playout import Round, play_out
@@ -55,12 +55,7 @@ class Belief:
         open_boxes = first_open(n)
         for s, line, box in seen["board"]["tokens"]:
             if s != self.seat:
-                legal = [
-                    PlaceToken(s, ln, b)
-                    for ln, boxes in open_boxes.items()
-                    if len(boxes) > 1
-                    for b in boxes
-                ]
+                legal = [PlaceToken(s, ln, b) for ln, b in coverable(open_boxes)]
                 self.tokens.append((s, open_boxes, legal, legal.index(PlaceToken(s, line, box))))
             boxes = open_boxes[line]
             open_boxes = {**open_boxes, line: tuple(b for b in boxes if b != box)}
@@ -91,6 +86,7 @@ class Deal:
         self.state = state
         self.worths = dict(worths or {})
         self.choices: dict[tuple, tuple[str, ...]] = {}
+        self.totals = [sum(r.scores[s] for r in state.results) for s in range(state.players)]
 
     def worth(self, seat: int) -> dict:
         worth = self.worths.get(seat)
@@ -123,9 +119,8 @@ class Deal:
         if state.phase == TEAMS:
             first = terms.first
             estimates = estimate_tricks(state.hands[first], first, n, terms, state.tokens)
-            totals = [sum(r.scores[s] for r in state.results) for s in range(n)]
             legal = legal_moves(state, first)
-            values = teams_values(estimates, first, terms.points, totals, legal)
+            values = teams_values(estimates, first, terms.points, self.totals, legal)
             choice: ChooseTeams = legal[values.index(max(values))]
             teams = (choice.team, tuple(s for s in range(n) if s not in choice.team))
             bonus = choice.bonus

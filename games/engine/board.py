@@ -92,6 +92,12 @@ def first_open(players: int) -> dict[str, tuple[str, ...]]:
     return open_boxes
 
 
+def coverable(open_boxes: dict[str, tuple[str, ...]]) -> list[tuple[str, str]]:
+    """The boxes a token may cover, line by line: every open box of a line that has another
+    (a line's last open box can never be covered)."""
+    return [(line, box) for line, boxes in open_boxes.items() if len(boxes) > 1 for box in boxes]
+
+
 def terms_of(open_boxes: dict[str, tuple[str, ...]]) -> Terms:
     """The terms of a finished board (every line has exactly one open box)."""
     return Terms(

@@ -20,6 +20,7 @@ from .board import (
     LINES,
     Terms,
     Token,
+    coverable,
     discardable,
     first_open,
     hands_after,
@@ -225,12 +226,7 @@ def legal_moves(state: GameState, seat: int) -> list[Move]:
         if seat != state.turn:
             return []
         tokens = _TOKEN_MOVES[seat]
-        moves = []
-        for line, boxes in state.open.items():
-            if len(boxes) > 1:
-                on_line = tokens[line]
-                moves += [on_line[box] for box in boxes]
-        return moves
+        return [tokens[line][box] for line, box in coverable(state.open)]
     if phase == DISCARD:
         if not 0 <= seat < state.players or state.choices[seat] is not None:
             return []
