@@ -16,10 +16,11 @@ run: $(INSTALLED)
 	$(PY) manage.py setup_demo
 	$(VENV)/bin/honcho -f Procfile.dev start
 
+# The tests run on every core (pytest-xdist), a test file to a worker.
 test: $(INSTALLED)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n auto
 
 format: $(INSTALLED)
 	$(VENV)/bin/ruff format .

@@ -25,6 +25,20 @@ def pytest_collection_modifyitems(config, items):
         items[:] = keep
 
 
+def pytest_terminal_summary(terminalreporter):
+    """Says when the browser tests were skipped. Here, not in tests/browser/conftest.py: with
+    pytest-xdist, the process that reports loads only this conftest."""
+    from tests.browser.conftest import CHROMIUM_MISSING
+
+    skipped = [
+        r for r in terminalreporter.stats.get("skipped", []) if CHROMIUM_MISSING in str(r.longrepr)
+    ]
+    if skipped:
+        terminalreporter.write_line(
+            f"Browser tests skipped ({len(skipped)}): {CHROMIUM_MISSING}", yellow=True
+        )
+
+
 @pytest.fixture
 def on_postgres(settings):
     assert "postgresql" in settings.DATABASES["default"]["ENGINE"]

@@ -68,13 +68,3 @@ def pytest_runtest_makereport(item, call):
         except Exception as error:  # the browser itself may be what failed
             report.sections.append(("failure screenshot", f"none: {error}"))
     return report
-
-
-def pytest_terminal_summary(terminalreporter):
-    skipped = [
-        r for r in terminalreporter.stats.get("skipped", []) if CHROMIUM_MISSING in str(r.longrepr)
-    ]
-    if skipped:
-        terminalreporter.write_line(
-            f"Browser tests skipped ({len(skipped)}): {CHROMIUM_MISSING}", yellow=True
-        )
