@@ -56,6 +56,18 @@ def broker_presumed_up():
 
 
 @pytest.fixture(autouse=True)
+def joins_allowed():
+    """Each test starts with Celery's "a join would block" flag down. An eager task raises it
+    while it runs and, on leaving, puts back the value it found; the flag is one for the whole
+    process, so two threads running eager tasks at once (the concurrency tests) can leave it
+    raised, and a later test's ``.delay(...).get()`` in that process then fails."""
+    from celery._state import _set_task_join_will_block
+
+    _set_task_join_will_block(False)
+    yield
+
+
+@pytest.fixture(autouse=True)
 def english_first():
     """A French page leaves French active in the thread that served it (LocaleMiddleware
     activates a language and nothing deactivates it): each test starts in the default language."""
