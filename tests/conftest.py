@@ -64,7 +64,6 @@ def joins_allowed():
     from celery._state import _set_task_join_will_block
 
     _set_task_join_will_block(False)
-    yield
 
 
 @pytest.fixture(autouse=True)
