@@ -14,8 +14,11 @@ first dealer changes with the seed, so every level plays from every position.
 For each matchup it prints, per level, the average points per round of its seats and the share
 of its seats that won (ties count as wins), each with a 95% confidence interval over the games;
 then the paired difference between the levels (per duplicate pair: the stronger level's points
-per round less the weaker's, and the same for wins) with its 95% confidence interval. Last,
-the time per move of each level (mean, 95th percentile, max) on this machine.
+per round less the weaker's, and the same for wins) with its 95% confidence interval. Then the
+rounds in which the levels face each other (each team all of one level) and the margin in them:
+teammates score alike, so at 4 players every other round adds nothing to the margin, which is
+the share of those rounds times the margin in them. Last, the time per move of each level
+(mean, 95th percentile, max) on this machine.
 
 Hard searches ``--hard-samples`` deals per move (default: ``hard.SAMPLES``, 100, reproducible);
 with ``--hard-seconds`` it stops at that time per move instead (or at the deals given, if
@@ -45,14 +48,27 @@ SEARCHERS = ("hard", "expert")  # the levels with --<level>-samples and --<level
 
 @dataclass
 class Game:
-    """One game's result: points per round and whether each seat won, with the seats' levels."""
+    """One game's result: points per round and whether each seat won, with the seats' levels;
+    and each round's teams and scores."""
 
     levels: list[str]
     per_round: list[float]
     won: list[bool]
+    rounds: list[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = field(default_factory=list)
 
     def mean(self, level: str, values) -> float:
         return statistics.fmean(v for v, lv in zip(values, self.levels, strict=True) if lv == level)
+
+    def facing(self, strong: str, weak: str) -> list[float]:
+        """The strong level's points less the weak's in each round in which the levels face
+        each other: each team all of one level. In any other round of 4 players (no bonus) a
+        team holds both levels and its members score alike, so the round adds nothing to the
+        margin; the game's margin is the mean over all its rounds of this difference."""
+        return [
+            self.mean(strong, scores) - self.mean(weak, scores)
+            for teams, scores in self.rounds
+            if all(len({self.levels[s] for s in team}) == 1 for team in teams)
+        ]
 
 
 @dataclass
@@ -98,6 +114,7 @@ def play(players: int, seed: int, levels: list[str], options: dict, timings: Tim
         levels=levels,
         per_round=[total / rounds for total in standings.totals],
         won=[s in standings.winners for s in range(players)],
+        rounds=[(r.teams, r.scores) for r in state.results],
     )
 
 
@@ -107,6 +124,10 @@ def seatings(players: int, pair: int, rng: random.Random, a: str, b: str):
     mine = set(rng.sample(range(players), count))
     first = [a if s in mine else b for s in range(players)]
     return first, [b if level == a else a for level in first]
+
+
+def batched(games: list[Game]):
+    return zip(games[::2], games[1::2], strict=True)
 
 
 def interval(values: list[float]) -> str:
@@ -156,6 +177,17 @@ def matchup(players, games, seed, weak, strong, options, timings, out) -> None:
     print(f"  {strong} - {weak} (per duplicate pair, {pairs} pairs):", file=out)
     print(f"    points/round {interval(points_diff)}", file=out)
     print(f"    win rate     {interval([100 * w for w in wins_diff])} points of %", file=out)
+    facing = [[d for g in (a, b) for d in g.facing(strong, weak)] for a, b in batched(played)]
+    count = sum(len(f) for f in facing)
+    rounds = sum(len(g.rounds) for g in played)
+    if count:
+        print(
+            f"  rounds in which the levels face each other (each team one level): {count} of"
+            f" {rounds} ({count / rounds:.1%}), {strong} - {weak} in them"
+            f" {sum(map(sum, facing)) / count:+.2f} points; per pair with such rounds:",
+            file=out,
+        )
+        print(f"    points/round {interval([statistics.fmean(f) for f in facing if f])}", file=out)
     out.flush()
 
 
