@@ -2,7 +2,8 @@
 
     python -m games.bots.arena --players 4 --games 400 --seed 1 \\
         [--levels easy,medium,hard] [--hard-samples 100] [--hard-seconds 0.5] \\
-        [--expert-samples 100] [--expert-seconds 5]
+        [--expert-samples 100] [--expert-seconds 5] [--hard-board-samples 0]
+        [--hard-team-samples 200]
 
 Each pair of neighbouring levels in ``--levels`` (``random`` is the random legal bot, a rung
 below easy) is a matchup (easy-medium, medium-hard) of
@@ -23,7 +24,9 @@ the share of those rounds times the margin in them. Last, the time per move of e
 Hard searches ``--hard-samples`` deals per move (default: ``hard.SAMPLES``, 100, reproducible);
 with ``--hard-seconds`` it stops at that time per move instead (or at the deals given, if
 sooner), as on the site with the default 0.5 s. Expert likewise with ``--expert-samples``
-(default ``hard.EXPERT_SAMPLES``, 500) and ``--expert-seconds`` (5 s on the site). Expert is
+(default ``hard.EXPERT_SAMPLES``, 500) and ``--expert-seconds`` (5 s on the site);
+``--<level>-board-samples`` and ``--<level>-team-samples`` set the deals of the board and team
+searches (0: Medium's heuristic). Expert is
 not in the default ladder (it plays correspondence games, and costs five times Hard's time):
 ``--levels hard,expert`` measures it.
 """
@@ -205,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.add_argument(
             f"--{level}-board-samples", type=int, default=None, help="deals per token (0: none)"
         )
+        parser.add_argument(
+            f"--{level}-team-samples", type=int, default=None, help="deals for teams (0: none)"
+        )
     args = parser.parse_args(argv)
     levels = args.levels.split(",")
     if len(levels) < 2 or any(level not in ("random", *LEVELS) for level in levels):
@@ -215,9 +221,10 @@ def main(argv: list[str] | None = None) -> int:
         seconds = getattr(args, f"{level}_seconds")
         if samples is not None:
             options[level]["samples"] = samples
-        board_samples = getattr(args, f"{level}_board_samples")
-        if board_samples is not None:
-            options[level]["board_samples"] = board_samples
+        for budget in ("board_samples", "team_samples"):
+            deals = getattr(args, f"{level}_{budget}")
+            if deals is not None:
+                options[level][budget] = deals
         if seconds is not None:
             options[level]["seconds"] = seconds
             options[level]["clock"] = time.perf_counter

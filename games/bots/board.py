@@ -116,16 +116,24 @@ class Deal:
             values = board_values(self.worth(seat), seat, state.open, legal)
             state = apply(state, legal[values.index(max(values))])
         terms = state.terms
-        if state.phase == TEAMS:
-            first = terms.first
-            estimates = estimate_tricks(state.hands[first], first, n, terms, state.tokens)
-            legal = legal_moves(state, first)
-            values = teams_values(estimates, first, terms.points, self.totals, legal)
-            choice: ChooseTeams = legal[values.index(max(values))]
-            teams = (choice.team, tuple(s for s in range(n) if s not in choice.team))
-            bonus = choice.bonus
-        else:  # 2 players: each alone, as the engine set them
-            teams, bonus = state.teams, state.bonus
-        choices = [self.choice(s, terms) for s in range(n)]
+        if state.phase != TEAMS:  # 2 players: each alone, as the engine set them
+            return self.play(terms, state.teams, state.bonus)
+        first = terms.first
+        estimates = estimate_tricks(state.hands[first], first, n, terms, state.tokens)
+        legal = legal_moves(state, first)
+        values = teams_values(estimates, first, terms.points, self.totals, legal)
+        return self.finish_teams(legal[values.index(max(values))], terms)
+
+    def finish_teams(self, choice: ChooseTeams, terms=None) -> list[int]:
+        """The round's scores with these teams (the deal's board is done), everything after
+        played as Medium would play it with this deal's hands."""
+        n = self.state.players
+        teams = (choice.team, tuple(s for s in range(n) if s not in choice.team))
+        return self.play(terms or self.state.terms, teams, choice.bonus)
+
+    def play(self, terms, teams, bonus) -> list[int]:
+        """The discards or passes and the tricks, as Medium would choose and play them."""
+        state = self.state
+        choices = [self.choice(s, terms) for s in range(state.players)]
         hands = hands_after(terms.discard, state.hands, choices)
         return play_out(Round.start(hands, terms, teams, bonus, terms.first))

@@ -15,11 +15,14 @@ option beats it clearly (``prefer``).
   weighed by how likely the others' tokens so far are with its hands (``board.Belief``). Over
   uniform deals the search gained nothing on Medium; weighed, it gains (BENCHMARKS.md, "The
   board search"). It costs about a second a token, too much for Hard's live budget.
-- Teams: Medium's heuristic. A search over teams did worse than Medium, with deals uniform
-  and with deals weighed by how well a Medium model of the others fits them (BENCHMARKS.md,
-  "A stronger Hard").
+- Teams (the first player's partner, and who holds the bonus card): Medium's few best
+  choices, each deal played out with those teams, the deals weighed by the others' tokens as
+  for the board (``board.Belief``). Over uniform deals a team search did worse than Medium's
+  heuristic; weighed, it gains at 3 players (BENCHMARKS.md, "The team search"). One decision
+  a round, so even Hard can afford its deals.
 
-Budget: ``samples`` deals at most (``board_samples`` for a token); with a ``clock`` (e.g.
+Budget: ``samples`` deals at most (``board_samples`` for a token, ``team_samples`` for the
+teams); with a ``clock`` (e.g.
 ``time.perf_counter``, passed in so that this module reads no clock itself) also at most
 ``seconds`` per move, checked after each deal. Without a clock the bot is reproducible: the
 same view and seed give the same move.
@@ -32,6 +35,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from games.engine import (
+    ChooseTeams,
     Discard,
     Move,
     PassCard,
@@ -47,13 +51,15 @@ from .cardplay import choose_card
 from .determinize import Dealer, determinize
 from .evaluate import keep_values
 from .knowledge import Knowledge
-from .medium import decide, guess_choice, hand_worths, token_values
+from .medium import decide, guess_choice, hand_worths, team_values, token_values
 from .playout import Round, medium_card, play_out
 
 SECONDS = 0.5
 SAMPLES = 100  # deals per move without a clock (the budget the arena measures)
 MAX_SAMPLES = 10_000  # with a clock, the time is the limit
 DISCARD_OPTIONS = 6  # discards (or passes) weighed by the search
+TEAM_OPTIONS = 6  # choices of teams weighed by the search: Medium's best
+TEAM_SAMPLES = 200  # deals for the teams, once a round (without a clock)
 MARGIN = 0.5  # standard errors by which the search must beat Medium's choice
 
 
@@ -67,6 +73,7 @@ class Hard:
         policy: Callable[[Round], str] = medium_card,
         board_samples: int = 0,
         belief: float = board.BELIEF,
+        team_samples: int = TEAM_SAMPLES,
     ) -> None:
         self.random = random.Random(seed)  # breaks ties, as Medium's does
         self.deal_random = random.Random(f"{seed}/deals")  # draws the deals
@@ -76,6 +83,7 @@ class Hard:
         self.policy = policy
         self.board_samples = board_samples  # deals per token (0: Medium's board heuristic)
         self.belief = belief  # board.Belief's sharpness
+        self.team_samples = team_samples  # deals for the teams (0: Medium's team heuristic)
         self.deals = 0  # deals searched for the last move (for reports and tests)
 
     def choose(self, seen: dict) -> Move:
@@ -91,6 +99,8 @@ class Hard:
             return self.discard(seen, k, legal)
         if isinstance(first, PlaceToken) and self.board_samples:
             return self.place_token(seen, k, legal)
+        if isinstance(first, ChooseTeams) and self.team_samples:
+            return self.choose_teams(seen, k, legal)
         return decide(k, legal, self.random)
 
     # --- the search ---------------------------------------------------------------------------
@@ -160,24 +170,37 @@ class Hard:
         return options[prefer(deals, options.index(medium))]
 
     def place_token(self, seen: dict, k: Knowledge, legal: list[PlaceToken]) -> PlaceToken:
-        values = token_values(k, legal)
+        open_boxes = seen["board"]["open"]
+        mine = {k.seat: hand_worths(k.hand, k.players, open_boxes["trump"], open_boxes["super"])}
+        options = board.options(token_values(k, legal))
+        return self.weighed(
+            seen, k, legal, options, self.board_samples, lambda deal, m: deal.finish(m), mine
+        )
+
+    def choose_teams(self, seen: dict, k: Knowledge, legal: list[ChooseTeams]) -> ChooseTeams:
+        options = board.options(team_values(k, legal), TEAM_OPTIONS)
+        return self.weighed(
+            seen, k, legal, options, self.team_samples, lambda deal, m: deal.finish_teams(m)
+        )
+
+    def weighed(self, seen, k, legal, best: list[int], samples: int, finish, worths=None):
+        """The move among ``legal[i]`` for ``i`` in ``best`` (and Medium's choice) that does
+        best over ``samples`` deals weighed by the others' tokens: ``finish(deal, move)``
+        plays a ``board.Deal`` out after the move."""
         medium = decide(k, legal, self.random)
-        options = [legal[i] for i in board.options(values)]
+        options = [legal[i] for i in best]
         if medium not in options:
             options[-1] = medium
         seat = k.seat
-        open_boxes = seen["board"]["open"]
-        mine = {seat: hand_worths(k.hand, k.players, open_boxes["trump"], open_boxes["super"])}
-
         belief = board.Belief(seen, self.belief)
         weights = []
 
         def evaluate(state):
             weights.append(belief.log_weight(state.hands))
-            deal = board.Deal(state, mine)
-            return [edge(deal.finish(move), seat) for move in options]
+            deal = board.Deal(state, worths)
+            return [edge(finish(deal, move), seat) for move in options]
 
-        deals = self.worths(seen, k, evaluate, self.board_samples)
+        deals = self.worths(seen, k, evaluate, samples)
         top = max(weights)
         weights = [math.exp(w - top) for w in weights]
         return options[weighted_best(deals, weights, options.index(medium))]
@@ -257,13 +280,15 @@ def _cards(move: Discard | PassCard) -> tuple[str, ...]:
 EXPERT_SECONDS = 5.0  # per move, with a clock (the site's EXPERT_BOT_SECONDS)
 EXPERT_SAMPLES = 500  # deals per move: the budget the arena measures, and the site's with 5 s
 EXPERT_BOARD_SAMPLES = 100  # deals per token, weighed by the others' tokens (board.Belief)
+EXPERT_TEAM_SAMPLES = 500  # deals for the teams, weighed likewise
 
 
 class Expert(Hard):
     """Hard's search with a larger budget, for correspondence games, where a few seconds a move
     cost nobody a wait: ``EXPERT_SAMPLES`` deals per move without a clock (reproducible), else
     up to ``seconds`` per move (and at most ``MAX_SAMPLES`` deals); and its tokens searched
-    over ``EXPERT_BOARD_SAMPLES`` deals weighed by the others' tokens (``board``)."""
+    over ``EXPERT_BOARD_SAMPLES`` deals weighed by the others' tokens (``board``), its teams
+    over ``EXPERT_TEAM_SAMPLES``."""
 
     def __init__(
         self,
@@ -274,6 +299,7 @@ class Expert(Hard):
         policy: Callable[[Round], str] = medium_card,
         board_samples: int = EXPERT_BOARD_SAMPLES,
         belief: float = board.BELIEF,
+        team_samples: int = EXPERT_TEAM_SAMPLES,
     ) -> None:
         if samples is None:
             samples = EXPERT_SAMPLES if clock is None else MAX_SAMPLES
@@ -285,4 +311,5 @@ class Expert(Hard):
             policy=policy,
             board_samples=board_samples,
             belief=belief,
+            team_samples=team_samples,
         )

@@ -34,16 +34,19 @@ def test_expert_has_its_own_budget_options(capsys, monkeypatch):
 
     def recording(level, seed, **options):
         bot = make_bot(level, seed, **options)
-        made.append((level, bot.samples, bot.board_samples))
+        made.append((level, bot.samples, bot.board_samples, bot.team_samples))
         return bot
 
     monkeypatch.setattr(arena, "make_bot", recording)
     args = ["--players", "2", "--games", "2", "--levels", "hard,expert"]
-    budgets = ["--hard-samples", "1", "--expert-samples", "2", "--expert-board-samples", "3"]
+    budgets = [
+        *("--hard-samples", "1", "--hard-team-samples", "0"),
+        *("--expert-samples", "2", "--expert-board-samples", "3", "--expert-team-samples", "4"),
+    ]
     assert main([*args, *budgets]) == 0
     out = capsys.readouterr().out
     assert "expert vs hard: 2 players, 2 games" in out and "expert " in out
-    assert set(made) == {("hard", 1, 0), ("expert", 2, 3)}
+    assert set(made) == {("hard", 1, 0, 0), ("expert", 2, 3, 4)}
 
 
 def test_a_round_counts_as_facing_only_when_each_team_is_one_level():
