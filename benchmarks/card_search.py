@@ -15,26 +15,19 @@ search recovers.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.judging import interval  # noqa: E402
 from games.bots import Hard, Medium  # noqa: E402
 from games.bots.cardplay import choose_card  # noqa: E402
 from games.bots.hard import edge, equivalent_cards  # noqa: E402
 from games.bots.knowledge import Knowledge  # noqa: E402
 from games.bots.playout import Round, play_out  # noqa: E402
 from games.engine import TRICKS, PlayCard, apply, new_game, to_act, view  # noqa: E402
-
-Z95 = 1.96
-
-
-def interval(values: list[float]) -> str:
-    half = Z95 * statistics.stdev(values) / len(values) ** 0.5
-    return f"{statistics.fmean(values):+.3f} ± {half:.3f}"
 
 
 def worth(truth: Round, card: str, seat: int) -> float:

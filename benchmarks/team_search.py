@@ -19,25 +19,18 @@ search can be judged in minutes, where an arena needs hours.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.judging import interval  # noqa: E402
 from games.bots import Hard, Medium, board  # noqa: E402
 from games.bots.hard import TEAM_OPTIONS, edge  # noqa: E402
 from games.bots.knowledge import Knowledge  # noqa: E402
 from games.bots.medium import team_values  # noqa: E402
 from games.engine import TEAMS, apply, legal_moves, new_game, view  # noqa: E402
-
-Z95 = 1.96
-
-
-def interval(values: list[float]) -> str:
-    half = Z95 * statistics.stdev(values) / len(values) ** 0.5
-    return f"{statistics.fmean(values):+.3f} ± {half:.3f}"
 
 
 def main(argv: list[str] | None = None) -> int:
