@@ -18,7 +18,7 @@ def test_seatings_swap_the_levels_and_balance_the_extra_seat():
 
 def test_a_short_run_reports_each_level_and_the_difference(capsys):
     args = ["--players", "3", "--games", "2", "--levels", "random,easy,medium,hard"]
-    assert main([*args, "--hard-samples", "1"]) == 0
+    assert main([*args, "--hard-samples", "1", "--hard-team-samples", "2"]) == 0
     out = capsys.readouterr().out
     for matchup in ("easy vs random", "medium vs easy", "hard vs medium"):
         assert f"{matchup}: 3 players, 2 games" in out

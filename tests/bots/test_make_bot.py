@@ -21,7 +21,10 @@ from games.engine import (
     view,
 )
 
-FAST = {"hard": {"samples": 2}, "expert": {"samples": 2, "board_samples": 2}}  # deals in tests
+FAST = {  # deals in tests
+    "hard": {"samples": 2, "team_samples": 2},
+    "expert": {"samples": 2, "board_samples": 2, "team_samples": 2},
+}
 
 
 def bot(level: str, seed):
