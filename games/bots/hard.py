@@ -173,15 +173,11 @@ class Hard:
         open_boxes = seen["board"]["open"]
         mine = {k.seat: hand_worths(k.hand, k.players, open_boxes["trump"], open_boxes["super"])}
         options = board.options(token_values(k, legal))
-        return self.weighed(
-            seen, k, legal, options, self.board_samples, lambda deal, m: deal.finish(m), mine
-        )
+        return self.weighed(seen, k, legal, options, self.board_samples, board.Deal.finish, mine)
 
     def choose_teams(self, seen: dict, k: Knowledge, legal: list[ChooseTeams]) -> ChooseTeams:
         options = board.options(team_values(k, legal), TEAM_OPTIONS)
-        return self.weighed(
-            seen, k, legal, options, self.team_samples, lambda deal, m: deal.finish_teams(m)
-        )
+        return self.weighed(seen, k, legal, options, self.team_samples, board.Deal.finish_teams)
 
     def weighed(self, seen, k, legal, best: list[int], samples: int, finish, worths=None):
         """The move among ``legal[i]`` for ``i`` in ``best`` (and Medium's choice) that does
