@@ -19,14 +19,12 @@ same true deal for every token), so a change to the board search can be judged i
 
 from __future__ import annotations
 
-import argparse
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.judging import interval  # noqa: E402
+from benchmarks.judging import Judged, parser, sharpnesses  # noqa: E402
 from games.bots import Hard, Medium, board  # noqa: E402
 from games.bots.hard import edge  # noqa: E402
 from games.bots.knowledge import Knowledge  # noqa: E402
@@ -35,17 +33,9 @@ from games.engine import BOARD, apply, legal_moves, new_game, view  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
-    parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--first", type=int, default=0)
-    parser.add_argument("--deals", type=int, default=100)
-    parser.add_argument("--beliefs", default="0,2", help="sharpnesses of board.Belief")
-    args = parser.parse_args(argv)
-    sharpnesses = [float(b) for b in args.beliefs.split(",")]
-    gains: dict[float, list[float]] = {b: [] for b in sharpnesses}
-    seconds: dict[float, float] = dict.fromkeys(sharpnesses, 0.0)
-    oracle = []
+    options = parser(__doc__, choices=(2, 3, 4, 5), players=4, games=10, deals=100, beliefs=True)
+    args = options.parse_args(argv)
+    judged = Judged()
     for game in range(args.first, args.first + args.games):
         state = new_game(args.players, 1000 + game)
         while state.phase == BOARD:
@@ -56,21 +46,19 @@ def main(argv: list[str] | None = None) -> int:
             weighed = [legal[i] for i in board.options(token_values(Knowledge(seen), legal))]
             truth = board.Deal(state)
             worth = {m: edge(truth.finish(m), seat) for m in {*weighed, medium}}
-            oracle.append(max(worth.values()) - worth[medium])
-            for b in sharpnesses:
-                start = time.process_time()
-                move = Hard(game, board_samples=args.deals, belief=b).choose(seen)
-                seconds[b] += time.process_time() - start
-                gains[b].append(worth[move] - worth[medium])
+            judged.judge(
+                worth,
+                medium,
+                seen,
+                {
+                    f"belief {b:g}, {args.deals} deals": Hard(
+                        game, board_samples=args.deals, belief=b
+                    )
+                    for b in sharpnesses(args)
+                },
+            )
             state = apply(state, medium)
-    count = len(oracle)
-    print(f"{args.players} players, {args.games} rounds, {count} board decisions:")
-    for b in sharpnesses:
-        print(
-            f"  belief {b:g}, {args.deals} deals: gain {interval(gains[b])} a decision,"
-            f" {seconds[b] / count:.2f} s a decision"
-        )
-    print(f"  oracle (the best weighed token for the true deal): {interval(oracle)}")
+    judged.report(f"{args.players} players, {args.games} rounds", "board", "weighed token")
     return 0
 
 

@@ -14,14 +14,12 @@ search recovers.
 
 from __future__ import annotations
 
-import argparse
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.judging import interval  # noqa: E402
+from benchmarks.judging import Judged, parser  # noqa: E402
 from games.bots import Hard, Medium  # noqa: E402
 from games.bots.cardplay import choose_card  # noqa: E402
 from games.bots.hard import edge, equivalent_cards  # noqa: E402
@@ -38,14 +36,9 @@ def worth(truth: Round, card: str, seat: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
-    parser.add_argument("--games", type=int, default=12)
-    parser.add_argument("--first", type=int, default=0)
-    parser.add_argument("--deals", type=int, default=100)
-    args = parser.parse_args(argv)
-    gains, oracle = [], []
-    seconds = 0.0
+    options = parser(__doc__, choices=(2, 3, 4, 5), players=4, games=12, deals=100, beliefs=False)
+    args = options.parse_args(argv)
+    judged = Judged()
     for game in range(args.first, args.first + args.games):
         state = new_game(args.players, 2000 + game)
         medium = Medium(game)
@@ -59,19 +52,11 @@ def main(argv: list[str] | None = None) -> int:
             mine = choose_card(k, cards)
             if len(equivalent_cards(k, cards)) > 1:
                 truth = Round.from_state(state)
-                start = time.process_time()
-                hard = Hard(game, samples=args.deals).choose(seen).card
-                seconds += time.process_time() - start
-                base = worth(truth, mine, seat)
-                gains.append(worth(truth, hard, seat) - base)
-                oracle.append(max(worth(truth, c, seat) for c in cards) - base)
+                worths = {PlayCard(seat, c): worth(truth, c, seat) for c in cards}
+                hard = {f"Hard, {args.deals} deals": Hard(game, samples=args.deals)}
+                judged.judge(worths, PlayCard(seat, mine), seen, hard)
             state = apply(state, PlayCard(seat, mine))
-    print(f"{args.players} players, {args.games} rounds, {len(gains)} card decisions:")
-    print(
-        f"  Hard, {args.deals} deals: gain {interval(gains)} a decision,"
-        f" {seconds / len(gains):.3f} s a decision"
-    )
-    print(f"  oracle (the best card for the true deal): {interval(oracle)}")
+    judged.report(f"{args.players} players, {args.games} rounds", "card", "card")
     return 0
 
 

@@ -1,5 +1,6 @@
-"""The decision benchmarks (benchmarks/card_search.py, team_search.py) run and report the
-search's gain and the oracle's: the oracle, knowing the deal, never does worse than Medium."""
+"""The decision benchmarks (benchmarks/card_search.py, board_search.py, team_search.py) run
+and report the search's gain and the oracle's: the oracle, knowing the deal, never does worse
+than Medium."""
 
 import importlib.util
 import re
@@ -30,5 +31,16 @@ def test_the_team_benchmark_reports_the_searchs_gain_and_the_oracles(capsys):
     out = capsys.readouterr().out
     assert "3 team decisions" in out
     assert "belief 0, 4 deals: gain" in out and "belief 2, 4 deals: gain" in out
+    oracle = float(re.search(r"oracle \(.*\): ([+-]\d+\.\d+)", out).group(1))
+    assert oracle >= 0
+
+
+def test_the_board_benchmark_reports_the_searchs_gain_and_the_oracles(capsys):
+    args = ["--players", "4", "--games", "1", "--deals", "3", "--beliefs", "0,2"]
+    assert load("board_search").main(args) == 0
+    out = capsys.readouterr().out
+    decisions = int(re.search(r"(\d+) board decisions", out).group(1))
+    assert decisions > 4
+    assert "belief 0, 3 deals: gain" in out and "belief 2, 3 deals: gain" in out
     oracle = float(re.search(r"oracle \(.*\): ([+-]\d+\.\d+)", out).group(1))
     assert oracle >= 0
