@@ -35,6 +35,7 @@ from games.engine import BOARD, apply, legal_moves, new_game, view  # noqa: E402
 def main(argv: list[str] | None = None) -> int:
     options = parser(__doc__, choices=(2, 3, 4, 5), players=4, games=10, deals=100, beliefs=True)
     args = options.parse_args(argv)
+    beliefs = sharpnesses(args)
     judged = Judged()
     for game in range(args.first, args.first + args.games):
         state = new_game(args.players, 1000 + game)
@@ -54,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
                     f"belief {b:g}, {args.deals} deals": Hard(
                         game, board_samples=args.deals, belief=b
                     )
-                    for b in sharpnesses(args)
+                    for b in beliefs
                 },
             )
             state = apply(state, medium)

@@ -34,6 +34,7 @@ from games.engine import TEAMS, apply, legal_moves, new_game, view  # noqa: E402
 def main(argv: list[str] | None = None) -> int:
     options = parser(__doc__, choices=(3, 4, 5), players=3, games=100, deals=200, beliefs=True)
     args = options.parse_args(argv)
+    beliefs = sharpnesses(args)
     judged = Judged()
     for game in range(args.first, args.first + args.games):
         state = new_game(args.players, 1000 + game)
@@ -53,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
             seen,
             {
                 f"belief {b:g}, {args.deals} deals": Hard(game, team_samples=args.deals, belief=b)
-                for b in sharpnesses(args)
+                for b in beliefs
             },
         )
     judged.report(f"{args.players} players", "team", "weighed choice")
