@@ -8,12 +8,14 @@ import os
 import re
 import secrets
 import signal
+import socket
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
@@ -125,14 +127,67 @@ def test_the_health_check_answers_in_an_async_middleware_chain(rf):
     assert async_to_sync(health)(rf.get("/rules/")).content == b"the page"
 
 
+@contextmanager
+def redis_connections():
+    """Each connection opened to Redis inside the block, as (connect timeout, reply timeout)."""
+    import redis.connection
+
+    attempts = []
+    connect = redis.connection.Connection._connect
+
+    def counted(self):
+        attempts.append((self.socket_connect_timeout, self.socket_timeout))
+        return connect(self)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(redis.connection.Connection, "_connect", counted)
+        yield attempts
+
+
+# No timed asserts (a shared machine's pauses would make them fail at random): the tests check
+# what bounds the check's time, one attempt with short timeouts; benchmarks/healthz.py measures
+# it (BENCHMARKS.md: about 1 ms with Redis down, 0.1 s with a Redis that never answers, where
+# kombu's retries took 2 s).
 @pytest.mark.django_db
-def test_the_health_check_says_when_the_broker_is_down(client):
+def test_the_health_check_says_at_once_when_the_broker_is_down(client):
+    from nyet_site.observability import BROKER_CHECK_TIMEOUT
     from tests.games.test_broker import broker
 
-    with broker("redis://127.0.0.1:1/0"):
+    with broker("redis://127.0.0.1:1/0"), redis_connections() as attempts:
         sick = client.get("/healthz")
     assert sick.status_code == 503
-    assert sick.json() == {"database": "ok", "broker": "unreachable: OperationalError"}
+    assert sick.json() == {"database": "ok", "broker": "unreachable: ConnectionError"}
+    assert attempts == [(BROKER_CHECK_TIMEOUT, BROKER_CHECK_TIMEOUT)], "once, no retry"
+    assert 2 * BROKER_CHECK_TIMEOUT < 0.3, "a connection and a reply, within the goal"
+
+
+@pytest.mark.django_db
+def test_a_broker_that_never_answers_costs_the_health_check_one_short_wait(client):
+    """A port that takes the connection and never answers (an overloaded or half-dead Redis):
+    the ping's reply is waited for once, BROKER_CHECK_TIMEOUT."""
+    from nyet_site.observability import BROKER_CHECK_TIMEOUT
+    from tests.games.test_broker import broker
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)  # the kernel completes the connection; nobody reads it
+        url = f"redis://127.0.0.1:{silent.getsockname()[1]}/0"
+        with broker(url), redis_connections() as attempts:
+            sick = client.get("/healthz")
+    assert sick.status_code == 503
+    assert sick.json() == {"database": "ok", "broker": "unreachable: TimeoutError"}
+    assert attempts == [(BROKER_CHECK_TIMEOUT, BROKER_CHECK_TIMEOUT)], "once, no retry"
+
+
+@pytest.mark.django_db
+def test_the_health_check_pings_a_redis_broker(client):
+    from tests.games.test_broker import broker
+
+    with broker("redis://127.0.0.1:6379/10"), redis_connections() as attempts:
+        healthy = client.get("/healthz/")
+    assert healthy.status_code == 200
+    assert healthy.json() == {"database": "ok", "broker": "ok"}
+    assert len(attempts) == 1
 
 
 @pytest.mark.django_db(transaction=True)
