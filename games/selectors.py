@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.conf import settings
 from django.core.paginator import Paginator
 from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
@@ -150,7 +151,14 @@ def game_page(game_id: int, user, invite_code: str = "") -> dict | None:
     names = [s.name for s in infos]
     mine = next((s for s in infos if s.is_me), None)
     me = mine and mine.position
-    context = {"game": game, "seats": infos, "me": me, "names": names, "my_seat": mine}
+    context = {
+        "game": game,
+        "seats": infos,
+        "me": me,
+        "names": names,
+        "my_seat": mine,
+        "bot_pause": settings.BOT_PAUSE_SECONDS,
+    }
     if game.status == Game.Status.OPEN:
         context["can_start"] = user.is_authenticated and game.created_by_id == user.pk
         context["seats_kept"] = me is None and user.is_authenticated and game.seats_kept_from(user)
@@ -191,6 +199,62 @@ def game_page(game_id: int, user, invite_code: str = "") -> dict | None:
     context["summary"] = last_round_summary(game, seen, names, me) if shown else None
     if finished:
         context.update(game_over(game, seen, infos, names))
+    return context
+
+
+class NoSuchStep(ValueError):
+    """A step the game has not reached (or a game not started)."""
+
+
+def game_step(game_id: int, user, step: int) -> dict | None:
+    """The game page's table right after move ``step``, as ``user``'s seat saw it then (a
+    spectator's view for anyone else): the page shows the moves it has not shown yet one by one
+    (static/js/live.js) instead of jumping to the newest. It is drawn from ``view(state, seat)``
+    of the replayed state, so it holds nothing that seat did not see at that step. Read only:
+    nobody acts on a past table, so it has no forms and no clocks (the deadlines are today's).
+    None for no such game (``can_view``); ``NoSuchStep`` for a step not made. Two queries, and
+    on the board a third: the game with its seats, its first ``step`` moves, the last trick of
+    the round before."""
+    found = _visible_table(game_id, user)
+    if found is None:
+        return None
+    game, seats = found
+    if game.state is None or not 0 <= step <= game.moves_made:
+        raise NoSuchStep(step)
+    infos = seat_infos(seats, user)
+    for info in infos:
+        info.deadline, info.paused = None, False
+    names = [s.name for s in infos]
+    mine = next((s for s in infos if s.is_me), None)
+    me = mine and mine.position
+    records = list(
+        MoveRecord.objects.filter(game=game, number__lte=step)
+        .order_by("number")
+        .values_list(*LOG_FIELDS, "round", named=True)
+    )
+    if len(records) != step:  # the count on the game row and its log disagree: never shown
+        raise NoSuchStep(step)
+    # Replaying is cheap (a 5-player game's 800 moves in about 3 ms): no cache to keep right.
+    state = engine.replay(
+        game.players, game.seed, game.target, [engine.move_from_json(r.move) for r in records]
+    )
+    seen = engine.view(state, me)
+    finished = game.status == Game.Status.FINISHED
+    context = {
+        "game": game,
+        "seats": infos,
+        "me": me,
+        "names": names,
+        "my_seat": mine,
+        "bot_pause": settings.BOT_PAUSE_SECONDS,
+    }
+    context.update(table_context(seen, infos, names, me))
+    context["my_turn"] = False
+    context["team_form"] = None
+    context["log"] = [log_line(r, names, me, finished) for r in records if r.round == seen["round"]]
+    shown = seen["phase"] == "board" or seen["over"]
+    context["summary"] = last_round_summary(game, seen, names, me) if shown else None
+    context["step"] = {"number": step}
     return context
 
 

@@ -10,6 +10,7 @@ something are counted (``games.limits``); over a limit the answer is 429 and not
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from functools import wraps
 
@@ -178,7 +179,10 @@ def site_stats(request):
 
 def game(request, pk: int):
     """The game page. ``?invite=<code>`` shows an open private table to whoever holds its invite
-    code (the invite link's page polls this way)."""
+    code (the invite link's page polls this way); ``?step=K`` the table right after move K, as
+    the visitor's seat saw it then (``game_step``)."""
+    if "step" in request.GET:
+        return game_step(request, pk, request.GET["step"])
     code = request.GET.get("invite", "")
     context = selectors.game_page(pk, request.user, invite_code=code)
     if context is None:
@@ -189,6 +193,27 @@ def game(request, pk: int):
         return render(request, GAME_FRAGMENT, context)
     context["chat"] = selectors.table_chat(pk, request.user, seated=context["me"] is not None)
     return render(request, "games/game.html", context)
+
+
+STEP = re.compile(r"[0-9]{1,9}")
+
+
+def game_step(request, pk: int, step: str):
+    """A past table, read only, for the page to show the moves it missed one by one
+    (static/js/live.js paces them ``BOT_PAUSE_SECONDS`` apart). 400 for a step that is not a
+    number or that the game has not made."""
+    if not STEP.fullmatch(step):
+        message = _("A step is a move number, such as 12.")
+        return render(request, "400.html", {"message": message}, status=400)
+    try:
+        context = selectors.game_step(pk, request.user, int(step))
+    except selectors.NoSuchStep:
+        message = _("This game has no move %(step)s.") % {"step": int(step)}
+        return render(request, "400.html", {"message": message}, status=400)
+    if context is None:
+        return no_such_game(request)
+    template = GAME_FRAGMENT if request.htmx else "games/game.html"
+    return render(request, template, context)
 
 
 @require_GET
