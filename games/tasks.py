@@ -1,75 +1,65 @@
 """Celery tasks. Each takes ids (and the version it expects, where a game changes), calls the
 actions, and is safe to run twice, at once and late: it does nothing when the game has moved on.
-Deadlines live in the database; the periodic ``sweep`` finds what is due and queues these.
-Which queue each goes to: ``games.queue``."""
+Deadlines live in the database: the live tick (``manage.py tick``, every second) and the periodic
+``sweep`` find what is due and queue these. Which queue each goes to: ``games.queue``.
+
+A task is short. The bots' tasks make moves for at most ``SLICE_SECONDS`` (a move started before
+then is finished: a Hard bot's takes up to ``HARD_BOT_SECONDS``), then queue the rest of the
+table's bot turns again, behind the work already queued for other tables: one table, even one
+left to its bots for hundreds of moves, never holds a worker for long. Nothing here sleeps: the
+pause that lets a person follow the bots' cards is the page's (``BOT_PAUSE_SECONDS``,
+static/js/live.js)."""
 
 from __future__ import annotations
 
 import time
 
 from celery import shared_task
-from django.conf import settings
 
 from games import notifications
-from games.actions import bot_must_act, play_bot_move, play_timeout_move
+from games.actions import play_bot_move, play_due_timeouts, queue_bot_turns
 from games.actions.deadlines import due
-from games.actions.turns import bot_levels, bots_task
-from games.models import Game
-from games.queue import publish
 
-# A game has at most 10 rounds of at most 85 moves; a bound keeps a bug from looping forever.
-MAX_BOT_MOVES = 1000
+SLICE_SECONDS = 0.2
 
 
-def _repeat(move, game_id: int, version: int, pause: float = 0.0) -> tuple[int, int]:
-    """Make ``move(game_id, version)`` until it has nothing to do, ``pause`` seconds apart:
-    (moves made, last version)."""
+def _slice(move, game_id: int, version: int) -> int:
+    """``move(game_id, version)`` until it has nothing to do or ``SLICE_SECONDS`` have passed;
+    what is left is queued again (``queue_bot_turns``). How many moves were made."""
+    started = time.perf_counter()
     moves = 0
-    while moves < MAX_BOT_MOVES:
+    while time.perf_counter() - started < SLICE_SECONDS:
         next_version = move(game_id, version)
         if next_version is None:
-            break
+            return moves
         version = next_version
         moves += 1
-        # Only between two bot moves: after the last one the worker is free for other tables.
-        if pause and bot_must_act(game_id, version):
-            time.sleep(pause)
-    return moves, version
+    queue_bot_turns(game_id, version)
+    return moves
 
 
 @shared_task(ignore_result=True)
 def play_bots(game_id: int, version: int) -> int:
-    """Play every bot move that is due, one action (and transaction, and pushed version) per
-    move, until a person must act or the game ends: the bots of a table answer one after
-    another in this task, ``BOT_PAUSE_SECONDS`` apart so that a person can follow the cards.
-    Returns how many moves the bots made."""
-    return _repeat(play_bot_move, game_id, version, settings.BOT_PAUSE_SECONDS)[0]
+    """The bot moves due at ``version``, one action (and transaction, and pushed version) per
+    move, until a person must act, the game ends or the slice is over. Returns how many moves
+    the bots made."""
+    return _slice(play_bot_move, game_id, version)
 
 
 @shared_task(ignore_result=True)
 def play_timeouts(game_id: int, version: int) -> int:
-    """The stand-in's moves for the seats of a game whose time ran out, then the bot turns that
-    follow, in this task: what the sweep finds stays on its own queue, behind no player's bot
-    reply and in front of none."""
-    timeouts, version = _repeat(play_timeout_move, game_id, version)
-    if not timeouts:
-        return 0
-    game = Game.objects.filter(pk=game_id).first()
-    task, queue = bots_task(bot_levels(game).values() if game else ())
-    if queue == "think":  # an Expert's table: its bot turns take seconds each, on their queue
-        if bot_must_act(game_id, version):
-            publish(task, game_id, version, queue=queue)
-        return timeouts
-    return timeouts + _repeat(play_bot_move, game_id, version, settings.BOT_PAUSE_SECONDS)[0]
+    """The stand-in's moves for the seats of a game whose time ran out (the sweep's net for the
+    tick); the bot turns that follow are queued. Returns how many timeouts were played."""
+    return play_due_timeouts(game_id, version)
 
 
 @shared_task(ignore_result=True)
 def think(game_id: int, version: int) -> int:
     """``play_bots`` for a table with an Expert (correspondence only), whose moves take seconds
     each: on its own queue and workers (``think``), so that it never delays a live table's bot
-    reply nor a timeout (``games.actions.turns.bots_task``). Returns how many moves the bots
-    made. The Expert chooses before it locks the game (``play_bot_move``'s ``think_first``)."""
-    return _repeat(_think_first, game_id, version, settings.BOT_PAUSE_SECONDS)[0]
+    reply nor a timeout (``games.actions.turns.bots_task``). A slice is one Expert move. The
+    Expert chooses before it locks the game (``play_bot_move``'s ``think_first``)."""
+    return _slice(_think_first, game_id, version)
 
 
 def _think_first(game_id: int, version: int) -> int | None:

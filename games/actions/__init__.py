@@ -24,10 +24,11 @@ from .lobby import (
 )
 from .moves import (
     abort_game,
-    bot_must_act,
     come_back,
     play_bot_move,
+    play_due_timeouts,
     play_timeout_move,
+    queue_bot_turns,
     resign,
     submit_move,
 )
@@ -35,7 +36,6 @@ from .moves import (
 __all__ = [
     "ActionError",
     "abort_game",
-    "bot_must_act",
     "StaleVersion",
     "add_bot",
     "become_bot_account",
@@ -51,7 +51,9 @@ __all__ = [
     "join_game",
     "leave_game",
     "play_bot_move",
+    "play_due_timeouts",
     "play_timeout_move",
+    "queue_bot_turns",
     "release_seats",
     "rematch",
     "remove_bot",

@@ -1,4 +1,11 @@
-"""Time: what the periodic sweep finds due, and vacations that pause correspondence deadlines.
+"""Time: what the live tick and the periodic sweep find due, and vacations that pause
+correspondence deadlines.
+
+The live tick (``tick``, every second, ``manage.py tick``) looks after live tables, whose turns
+last seconds to minutes: it plays the stand-in's move for a seat out of time itself (one quick
+move, a few milliseconds), queues a live turn's reminder, and queues again a bot turn whose task
+was lost (the broker was away). Three queries through indexes when nothing is due, however many
+games are in play. No timer waits in the broker: what is due is read from the database.
 
 The sweep only finds what is due and hands it to small idempotent tasks; it never moves for a
 player nor sends an email itself, so it stays quick whatever is due, and slow work (a mail
@@ -22,15 +29,21 @@ from accounts.models import User
 from games import clock, notifications
 from games.live import announce_on_commit
 from games.models import THINKING_BOT_LEVELS, Game, PendingEmail, Seat, Vacation
-from games.queue import publish_on_commit
+from games.queue import publish, publish_on_commit
 
 from .errors import ActionError
+from .moves import play_due_timeouts
 from .notify import SEND_TASK, notify_people_on_commit, queue_emails
-from .turns import start_clock
+from .turns import attended, bot_levels, bots_task, start_clock
 
 log = logging.getLogger(__name__)
 
 STALLED_BOT = timedelta(seconds=30)  # a bot turn not played by then was lost on the way
+# At a live table, a bot turn not played this long after it began was lost (or the broker was
+# away): the tick queues it again, as often as this, up to LIVE_RETRIES times, then leaves it to
+# the sweep's slower retries. A task queued twice does nothing the second time.
+LIVE_STALLED_BOT = timedelta(seconds=3)
+LIVE_RETRIES = 5
 # A game's catch-up task queued again after these waits, if the game still has not moved;
 # given up after the last. The first is longer than draining a heap of due work takes (1,000
 # timeouts: about 5 minutes, BENCHMARKS.md), so that a task still queued is not queued twice.
@@ -56,6 +69,63 @@ def due(now=None) -> dict:
         "expired": _expire_tables(now),
     }
     return done
+
+
+def tick(now=None) -> dict:
+    """What the live tick does at ``now``; returns how many of each it found."""
+    now = now or clock.now()
+    return {
+        "timeouts": _play_live_timeouts(now),
+        "reminders": _queue_reminders(now, live=True),
+        "stalled": _requeue_live_bots(now),
+    }
+
+
+def _live_seats():
+    return Seat.objects.order_by().filter(
+        game__status=Game.Status.ACTIVE, game__time_control=Game.TimeControl.LIVE
+    )
+
+
+def _play_live_timeouts(now) -> int:
+    """The stand-in moves at once for each live seat out of time (``play_due_timeouts``), game
+    after game: a move is a few milliseconds, and a game being moved now is tried again at the
+    next tick."""
+    games = (
+        _live_seats().filter(deadline__lte=now).values_list("game_id", "game__version").distinct()
+    )
+    played = 0
+    for game_id, version in list(games):
+        try:
+            played += play_due_timeouts(game_id, version, now)
+        except Exception:  # one game's failure must not stop the others' clocks
+            log.exception("the timeout of game %s failed", game_id)
+    return played
+
+
+def _requeue_live_bots(now) -> int:
+    """Live bot turns (bots, and seats on autopilot) that nobody played: queued again."""
+    since = now - LIVE_STALLED_BOT
+    seats = _live_seats().filter(acting_since__lte=since)
+    stalled = set(seats.exclude(user__bot_level="").values_list("game_id", flat=True)) | set(
+        seats.filter(autopilot=True).values_list("game_id", flat=True)
+    )
+    if not stalled:
+        return 0
+    games = (
+        Game.objects.filter(pk__in=stalled, catchup_attempts__lt=LIVE_RETRIES)
+        .filter(Q(catchup_queued_at__isnull=True) | Q(catchup_queued_at__lte=since))
+        .only("pk", "version")
+    )
+    queued = []
+    for game in games:
+        task, queue = bots_task(bot_levels(game).values(), attended(game))
+        if publish(task, game.pk, game.version, queue=queue):
+            queued.append(game.pk)
+    Game.objects.filter(pk__in=queued).update(
+        catchup_queued_at=now, catchup_attempts=F("catchup_attempts") + 1
+    )
+    return len(queued)
 
 
 def _catchup_may_queue(now) -> Q:
@@ -159,11 +229,12 @@ def _queue_turn_emails(kind: str, seats, mark: dict, now) -> int:
         )
 
 
-def _queue_reminders(now) -> int:
+def _queue_reminders(now, live: bool = False) -> int:
+    """A person's turn at 75% of its time, once, if they are away (``live``: live tables only,
+    the tick's share; the sweep looks at all)."""
     seats = (
-        Seat.objects.filter(
-            game__status=Game.Status.ACTIVE, reminder_due__lte=now, deadline__gt=now
-        )
+        (_live_seats() if live else Seat.objects)
+        .filter(game__status=Game.Status.ACTIVE, reminder_due__lte=now, deadline__gt=now)
         .exclude(_away())
         # at a live table the player who is on the site sees the clock: no email for that
         .exclude(game__time_control=Game.TimeControl.LIVE, user__last_seen__gt=now - QUIET)

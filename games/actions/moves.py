@@ -141,12 +141,13 @@ def _think_ahead(game_id: int, version: int):
     return seat, bot.choose(engine.view(state, seat))
 
 
-def bot_must_act(game_id: int, version: int) -> bool:
-    """Whether ``play_bot_move`` would find a move to make at ``version`` (read, not locked)."""
+def queue_bot_turns(game_id: int, version: int) -> bool:
+    """Queue the bot turns due at ``version`` (read, not locked), if the game is still there:
+    behind the work already queued for other tables. Whether a task was queued."""
     game = Game.objects.filter(pk=game_id, version=version, status=Game.Status.ACTIVE).first()
     if game is None:
         return False
-    return _bot_to_act(state_from_json(game.state), bot_levels(game)) is not None
+    return after_commit(game, state_from_json(game.state))
 
 
 def _bot_to_act(state, bots: dict[int, str]) -> int | None:
@@ -242,7 +243,28 @@ def play_timeout_move(game_id: int, version: int, now=None) -> int | None:
         seat.autopilot = seat.timeouts_in_a_row >= TIMEOUTS_BEFORE_AUTOPILOT
         seat.save(update_fields=["timeouts_in_a_row", "autopilot"])
         notify_on_commit("bot_moved", game, seat.position, key=f"{game.pk}/{version}")
-        return game.version  # the bot turns that follow: the caller's (games.tasks.play_timeouts)
+        return game.version
+
+
+# A game has at most 5 seats, each out of time once a version: a bound keeps a bug from looping.
+MAX_TIMEOUTS = 10
+
+
+def play_due_timeouts(game_id: int, version: int, now=None) -> int:
+    """The stand-in's moves for every seat of the game out of time at ``now``, starting at
+    ``version``, then the bot turns that follow queued (not played here: they are the bots'
+    task's, behind the other tables' work). How many timeouts were played; none when the game
+    has moved on from ``version``. Safe to run twice, late, or at once in two processes."""
+    made = 0
+    while made < MAX_TIMEOUTS:
+        next_version = play_timeout_move(game_id, version, now)
+        if next_version is None:
+            break
+        version = next_version
+        made += 1
+    if made:
+        queue_bot_turns(game_id, version)
+    return made
 
 
 def come_back(user, game_id: int, now=None) -> Game:

@@ -22,17 +22,29 @@ def bot_levels(game: Game) -> dict[int, str]:
     return levels
 
 
-def bots_task(levels) -> tuple[str, str]:
+def bots_task(levels, attended: bool = True) -> tuple[str, str]:
     """The task, and its queue, that play the bot turns of a table whose bots have these
-    ``levels`` (``bot_levels(game).values()``). A table with an Expert (correspondence only)
-    has its own, ``think``: each of its moves takes seconds (``EXPERT_BOT_SECONDS``), and on
-    their own queue they never delay a live table's bot reply (``play``) nor a timeout or the
-    sweep's work (``catchup``). All the bot turns of such a table go there, Expert's and the
-    others' alike, so that the one task plays them in turn; nobody waits at such a table.
-    Whichever a table has is fixed when it starts: no level is seated later but the stand-in's."""
+    ``levels`` (``bot_levels(game).values()``).
+
+    - ``think``: a table with an Expert (correspondence only), each of whose moves takes
+      seconds (``EXPERT_BOT_SECONDS``): on their own queue they never delay a live table's bot
+      reply nor a timeout. All the bot turns of such a table go there, Expert's and the others'
+      alike; nobody waits at such a table. Whichever a table has is fixed when it starts: no
+      level is seated later but the stand-in's.
+    - ``play``: a table where a person plays (``attended``), who waits for the bots' replies.
+    - ``catchup``: a table with no person left at it (all bots, resigned or on autopilot):
+      finished at full speed, but on the queue of the sweep's work, so that its slices never
+      stand in front of a person's bot reply."""
     if THINKING_BOT_LEVELS.intersection(levels):
         return "games.tasks.think", "think"
-    return "games.tasks.play_bots", "play"
+    return "games.tasks.play_bots", "play" if attended else "catchup"
+
+
+def attended(game: Game) -> bool:
+    """Whether a person still plays a seat of the game themselves."""
+    return Seat.objects.filter(
+        game=game, user__isnull=False, user__bot_level="", autopilot=False
+    ).exists()
 
 
 def autopilot_seats(game: Game) -> set[int]:
@@ -88,28 +100,6 @@ def sync_acting(game: Game, state, now, moved: int | None = None, by_person: boo
             changed,
             ["acting_since", "deadline", "reminder_due", "paused_seconds", "timeouts_in_a_row"],
         )
-    if game.time_control == Game.TimeControl.LIVE:
-        _schedule_timeouts(game, {seat.deadline for seat in seats if seat.deadline})
-
-
-# A scheduled timeout fires this long after its deadline, so that the deadline has surely passed
-# by the worker's clock when it checks.
-TIMEOUT_GRACE = timedelta(milliseconds=200)
-
-
-def _schedule_timeouts(game: Game, deadlines: set) -> None:
-    """A live turn's timeout is its own task, due at the deadline: the stand-in moves within a
-    moment of it, not at the next minute's sweep (which stays as the net for a lost task).
-    Scheduled again after every move, for every seat still acting: a task made for an older
-    version does nothing (several seats choose their discards at once, each on their clock)."""
-    for deadline in sorted(deadlines):
-        publish_on_commit(
-            "games.tasks.play_timeouts",
-            game.pk,
-            game.version,
-            queue="play",
-            eta=deadline + TIMEOUT_GRACE,
-        )
 
 
 def start_clock(seat: Seat, seconds: float, now) -> None:
@@ -118,10 +108,13 @@ def start_clock(seat: Seat, seconds: float, now) -> None:
     seat.paused_seconds = None
 
 
-def after_commit(game: Game, state) -> None:
+def after_commit(game: Game, state) -> bool:
     """Queue the bots' turns once the move is committed. A broker that cannot be reached never
-    undoes a move: the failure is logged and the sweep plays the stalled turn later."""
+    undoes a move: the failure is logged and the live tick (or the sweep) plays the stalled turn
+    later (``deadlines.tick``)."""
     bots = bot_levels(game)
     if any(s in bots for s in to_act(state)):
-        task, queue = bots_task(bots.values())
+        task, queue = bots_task(bots.values(), attended(game))
         publish_on_commit(task, game.pk, game.version, queue=queue)
+        return True
+    return False

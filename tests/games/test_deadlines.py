@@ -16,6 +16,7 @@ from games.actions import (
     come_back,
     create_game,
     join_game,
+    resign,
     start_vacation,
     submit_move,
 )
@@ -428,8 +429,12 @@ def test_the_sweep_queues_catch_ups_and_emails_apart_and_bot_moves_go_to_play(
             act(join_game, bob, live.pk)
             (mover,) = engine.to_act(state_of(live))
             person = alice if seat_of(live, alice) == mover else bob
-            assert queued(submit_move, person, live.pk, live.version, first_move(live, person)) == {
-                ("play_timeouts", "play"): 1  # the other's live clock
-            }
+            # the other's live clock is the tick's: nothing waits in the broker for it
+            assert (
+                queued(submit_move, person, live.pk, live.version, first_move(live, person)) == {}
+            )
+            bots_only = act(create_game, bob, players=3, bots=["easy", "easy"])
+            # nobody plays there any more: the bots finish it behind the tables of people
+            assert queued(resign, bob, bots_only.pk) == {("play_bots", "catchup"): 1}
     finally:
         before_task_publish.disconnect(record)

@@ -1,5 +1,5 @@
-"""Live play (issue 14): a live turn's timeout comes from its own scheduled task (the sweep is the
-safety net), choices made at the same time do not collide, and a player who leaves on autopilot
+"""Live play (issue 14): a live turn's timeout comes from the live tick (the sweep is the safety
+net), choices made at the same time do not collide, and a player who leaves on autopilot
 does not win by it."""
 
 import random
@@ -13,31 +13,14 @@ from django.urls import reverse
 
 from accounts.models import Rating, RatingChange
 from accounts.selectors import profile_page
-from games import engine, queue, tasks
+from games import engine
 from games.actions import StaleVersion, create_game, join_game, submit_move
-from games.actions.deadlines import due
-from games.actions.turns import TIMEOUT_GRACE
+from games.actions.deadlines import due, tick
 from games.models import Game, MoveRecord
 
 from .conftest import form_data, seat_of, state_of
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def scheduled(monkeypatch):
-    """The tasks published with an ``eta`` (not run): (task name, args, eta)."""
-    found = []
-    publish = queue.publish
-
-    def record(task_name, *args, **options):
-        if "eta" in options:
-            found.append((task_name, args, options["eta"]))
-            return True
-        return publish(task_name, *args, **options)
-
-    monkeypatch.setattr(queue, "publish", record)
-    return found
 
 
 def person_first(alice, **options):
@@ -52,32 +35,32 @@ def person_first(alice, **options):
 # --- clocks on time -----------------------------------------------------------------------------
 
 
-def test_a_live_turn_times_out_by_its_own_task_at_its_deadline(act, alice, clock, scheduled):
+def test_a_live_turn_times_out_at_the_tick_after_its_deadline(act, alice, clock):
     game = act(person_first, alice, move_seconds=60)
     deadline = game.seats.get(user=alice).deadline
-    assert scheduled == [
-        ("games.tasks.play_timeouts", (game.pk, game.version), deadline + TIMEOUT_GRACE)
-    ]
     clock.current = deadline - timedelta(seconds=1)
-    assert tasks.play_timeouts(game.pk, game.version) == 0, "early: nothing"
-    clock.current = deadline + TIMEOUT_GRACE
-    assert tasks.play_timeouts(game.pk, game.version) >= 1
+    assert act(tick)["timeouts"] == 0, "early: nothing"
+    clock.current = deadline
+    assert act(tick)["timeouts"] == 1
     assert MoveRecord.objects.filter(game=game, seat=0, timeout=True).count() == 1
+    assert act(tick)["timeouts"] == 0, "once"
 
 
-def test_the_sweep_still_times_out_a_live_turn_whose_task_was_lost(
-    act, alice, clock, scheduled, django_capture_on_commit_callbacks
+def test_the_sweep_still_times_out_a_live_turn_the_tick_missed(
+    act, alice, clock, django_capture_on_commit_callbacks
 ):
     game = act(person_first, alice, move_seconds=60)
-    clock.advance(seconds=61)  # the scheduled task never ran
+    clock.advance(seconds=61)  # no tick ran
     with django_capture_on_commit_callbacks(execute=True):
         assert due()["timeouts"] == 1
     assert MoveRecord.objects.filter(game=game, seat=0, timeout=True).count() == 1
 
 
-def test_correspondence_turns_are_left_to_the_sweep(act, alice, scheduled):
-    act(person_first, alice, time_control="correspondence", move_seconds=86400)
-    assert scheduled == []
+def test_the_tick_leaves_correspondence_turns_to_the_sweep(act, alice, clock):
+    game = act(person_first, alice, time_control="correspondence", move_seconds=86400)
+    clock.advance(days=2)
+    assert act(tick)["timeouts"] == 0
+    assert not MoveRecord.objects.filter(game=game, timeout=True).exists()
 
 
 # --- simultaneous choices -----------------------------------------------------------------------

@@ -4,7 +4,7 @@ import pytest
 from django.core import mail
 
 from games import engine, live, queue, tasks
-from games.actions import create_game, join_game
+from games.actions import create_game, join_game, resign
 from games.models import Game, MoveRecord, PendingEmail
 from games.tasks import play_bots, play_timeouts, send_email
 
@@ -47,17 +47,16 @@ def test_a_person_s_turn_stops_the_task(act, alice, bob):
 
 
 @pytest.mark.django_db(transaction=True)  # each bot move commits, and is announced, in turn
-def test_the_bots_of_a_table_answer_one_after_another_in_one_task(alice, settings, monkeypatch):
-    settings.BOT_PAUSE_SECONDS = 0.25
-    announced, pauses = [], []
-    # the task under test is the only one to run: the bot turns it queues are dropped
-    monkeypatch.setattr(queue, "publish", lambda *task, **options: True)
+def test_the_bots_of_a_table_answer_one_after_another_with_no_pause(alice, monkeypatch):
+    announced, queued = [], []
+    # the task under test is the only one to run: the bot turns it queues are recorded
+    monkeypatch.setattr(queue, "publish", lambda *task, **options: queued.append(task) or True)
     monkeypatch.setattr(
         live,
         "announce",
         lambda game_id, version, kind=live.VERSION: announced.append((game_id, version, kind)),
     )
-    monkeypatch.setattr(tasks.time, "sleep", pauses.append)
+    monkeypatch.setattr(tasks.time, "sleep", lambda seconds: pytest.fail("a task slept"))
     for _ in range(50):
         game = create_game(alice, players=4, bots=["easy", "easy", "easy"])
         alice_seat = game.seats.get(user=alice).position
@@ -67,6 +66,7 @@ def test_the_bots_of_a_table_answer_one_after_another_in_one_task(alice, setting
         raise AssertionError("no deal with the three bots first")
     version = game.version
     announced.clear()
+    queued.clear()
     made = play_bots(game.pk, version)
     game.refresh_from_db()
     state = engine.state_from_json(game.state)
@@ -74,7 +74,29 @@ def test_the_bots_of_a_table_answer_one_after_another_in_one_task(alice, setting
     assert announced == [(game.pk, version + n, live.VERSION) for n in (1, 2, 3)]
     assert game.version == version + 3
     assert MoveRecord.objects.filter(game=game, by_bot=True).count() == 3
-    assert pauses == [0.25, 0.25], "between two bot moves, not after the last"
+    assert queued == [], "alice's turn: nothing more for the bots"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_left_to_its_bots_is_played_in_slices_queued_behind_the_others(alice, monkeypatch):
+    """Each task stops after its slice and queues the rest of the table's turns again (on the
+    catch-up queue, as no person plays there): it never plays a whole game."""
+    queued = []
+    monkeypatch.setattr(
+        queue, "publish", lambda *task, **options: queued.append((task, options)) or True
+    )
+    game = create_game(alice, players=3, bots=["easy", "easy"])
+    resign(alice, game.pk)
+    queued.clear()
+    readings = iter(range(1000))  # each reading of the clock is half a slice later
+    monkeypatch.setattr(
+        tasks.time, "perf_counter", lambda: next(readings) * tasks.SLICE_SECONDS / 2
+    )
+    version = Game.objects.get(pk=game.pk).version
+    made = play_bots(game.pk, version)
+    game.refresh_from_db()
+    assert made == 1 and game.version == version + 1 and game.status == Game.Status.ACTIVE
+    assert queued == [(("games.tasks.play_bots", game.pk, game.version), {"queue": "catchup"})]
 
 
 def test_the_timeout_task_is_safe_to_run_twice_or_late(act, alice, clock):
@@ -86,7 +108,7 @@ def test_the_timeout_task_is_safe_to_run_twice_or_late(act, alice, clock):
     made = play_timeouts(game.pk, version)
     game.refresh_from_db()
     moved = MoveRecord.objects.filter(game=game).count()
-    assert made == moved - before >= 1, "the stand-in's move, then the bot's in the same task"
+    assert made == 1 and moved - before >= 1, "the stand-in's move; the bot's is queued"
     assert MoveRecord.objects.filter(game=game, timeout=True).count() == 1
     assert play_timeouts(game.pk, version) == 0
     assert play_timeouts(game.pk, game.version) == 0, "the new deadline is not due yet"
