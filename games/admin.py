@@ -3,12 +3,13 @@ games.actions (a management command or the site), never through an admin form.""
 
 import json
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
-from games import actions
+from games import actions, notifications
 from games.models import (
     BoardToken,
     ChatMessage,
@@ -89,8 +90,49 @@ class MoveRecordAdmin(ReadOnly):
         return json.dumps(record.move)
 
 
-for model in (Round, BoardToken, Trick, Play, Vacation, SentEmail, Invitation):
+for model in (Round, BoardToken, Trick, Play, Vacation, Invitation):
     admin.site.register(model, ReadOnly)
+
+
+@admin.register(SentEmail)
+class SentEmailAdmin(ReadOnly):
+    """Every email handed to the mail server, and whether it arrived there. One of unknown fate
+    (the server took it and never answered) is not sent again by itself, since it may have
+    arrived: staff filter them by fate and send one again when a duplicate is the lesser harm
+    (notifications.resend)."""
+
+    list_display = ["sent_at", "user", "kind", "key", "fate"]
+    list_filter = ["fate", "kind"]
+    search_fields = ["user__username", "user__email"]
+    list_select_related = ["user"]
+    ordering = ["-sent_at"]
+    actions = ["resend"]
+
+    @admin.action(description=_("Send the selected emails of unknown fate again"))
+    def resend(self, request, queryset):
+        selected = queryset.count()  # before: the emails sent again leave the selection
+        queued = notifications.resend(queryset)
+        self.message_user(
+            request,
+            ngettext(
+                "%(count)d email of unknown fate will be sent again, if it still makes sense.",
+                "%(count)d emails of unknown fate will be sent again, if they still make sense.",
+                queued,
+            )
+            % {"count": queued},
+        )
+        left = selected - queued
+        if left > 0:
+            self.message_user(
+                request,
+                ngettext(
+                    "%(count)d selected email was not of unknown fate: not sent again.",
+                    "%(count)d selected emails were not of unknown fate: not sent again.",
+                    left,
+                )
+                % {"count": left},
+                messages.WARNING,
+            )
 
 
 class ChatReportInline(admin.TabularInline):

@@ -460,19 +460,43 @@ class PendingEmail(models.Model):
 
 
 class SentEmail(models.Model):
-    """Every email sent, by kind and a key naming what it was about: sending it again for the
-    same key does nothing, so tasks that run twice send nothing twice."""
+    """Every email handed to the mail server, by kind and a key naming what it was about:
+    sending it again for the same key does nothing, so tasks that run twice send nothing twice.
+
+    Written before talking to the server (``SENDING``), then ``SENT`` once the server said it
+    took the message, or ``UNKNOWN`` when it never answered: such an email may or may not have
+    arrived, is not sent again by itself, and is listed in the admin, whose action sends it
+    again (games.notifications)."""
+
+    class Fate(models.TextChoices):
+        SENDING = "sending", _("being sent")
+        SENT = "sent", _("sent")
+        UNKNOWN = "unknown", _("unknown: the mail server did not answer")
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sent_emails"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="sent_emails",
+        verbose_name=_("recipient"),
     )
-    kind = models.CharField(max_length=20)
-    key = models.CharField(max_length=100)
-    sent_at = models.DateTimeField()
+    kind = models.CharField(_("kind"), max_length=20)
+    key = models.CharField(_("occasion"), max_length=100)
+    sent_at = models.DateTimeField(_("sent at"))
+    fate = models.CharField(_("fate"), max_length=8, choices=Fate, default=Fate.SENT)
+    # The outbox's arguments (PendingEmail.args), to write the email again; none on the
+    # records from before they were kept.
+    args = models.JSONField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("sent email")
+        verbose_name_plural = _("sent emails")
         constraints = [
             models.UniqueConstraint(fields=["user", "kind", "key"], name="email_once"),
+        ]
+        indexes = [
+            # The health check counts them at every call: a few rows in an index, not a scan
+            # of every email ever sent.
+            models.Index(fields=["fate"], condition=Q(fate="unknown"), name="email_fate_unknown"),
         ]
 
     def __str__(self) -> str:

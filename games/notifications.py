@@ -8,12 +8,18 @@ by the sweep) and is sent by ``deliver``, one task per email:
    workers never send it at once.
 2. It decides, at the time of sending, whether the email still makes sense: no "your turn" for
    a turn that has ended or timed out, nothing about a turn to a player on vacation.
-3. It records the email as sent (``SentEmail``, unique per user, kind and occasion) and commits
-   that before talking to the mail server: a task retried after a timeout finds it sent.
-4. It sends. Only a failure that proves the email was not delivered (no connection, or the
-   server refused it) undoes the record and tries again later, backing off, then giving up. A
-   failure after the message was handed over (a server that answers after ``EMAIL_TIMEOUT``)
-   may have delivered it: that email is not sent again, so a slow server gets no duplicates.
+3. It records the email as being sent (``SentEmail``, unique per user, kind and occasion) and
+   commits that before talking to the mail server: a task retried after a timeout finds it.
+4. It sends, and records the email as sent once the server said it took it. Only a failure
+   that proves the email was not delivered (no connection, or the server refused it) undoes
+   the record and tries again later, backing off, then giving up.
+5. A failure after the message was handed over (a server that answers after
+   ``EMAIL_TIMEOUT``), or a worker that stopped while talking to the server, leaves an email
+   of unknown fate: it may or may not have arrived. It is recorded as such
+   (``SentEmail.Fate.UNKNOWN``), logged as an error, counted by the health check, and not sent
+   again by itself: whenever the first one did arrive, the player would get it twice. Staff
+   find them in the admin and send one again when they judge it worth a possible duplicate
+   (``resend``).
 
 Templates live in ``templates/emails/``: ``<kind>_subject.txt``, ``<kind>.txt`` and
 ``<kind>.html``. Each kind of email obeys one preference on the user (``PREFERENCES``), which
@@ -295,7 +301,7 @@ def compose(kind: str, args: list, now) -> tuple[User, str, str, dict] | None:
 class Outcome(enum.Enum):
     SENT = "sent"
     NOT_SENT = "not sent"  # certainly not delivered: try again later
-    MAYBE_SENT = "maybe sent"  # handed over, no answer: never sent again
+    UNKNOWN = "fate unknown"  # handed over, no answer: never sent again by itself
 
 
 def transmit(message: EmailMultiAlternatives) -> Outcome:
@@ -317,8 +323,13 @@ def transmit(message: EmailMultiAlternatives) -> Outcome:
         log.warning("the mail server refused an email to %s", message.to, exc_info=True)
         return Outcome.NOT_SENT
     except Exception:
-        log.warning("no answer after an email to %s: not sent again", message.to, exc_info=True)
-        return Outcome.MAYBE_SENT
+        log.error(
+            "no answer from the mail server after an email to %s: its fate is unknown, it is "
+            "not sent again (the admin's sent emails list it, to send again by hand)",
+            message.to,
+            exc_info=True,
+        )
+        return Outcome.UNKNOWN
     finally:
         try:
             connection.close()
@@ -352,8 +363,16 @@ def deliver(pending_id: int, now=None) -> bool:
         return False
     try:
         with transaction.atomic():
-            record = SentEmail.objects.create(user=user, kind=kind, key=key, sent_at=now)
+            record = SentEmail.objects.create(
+                user=user,
+                kind=kind,
+                key=key,
+                sent_at=now,
+                fate=SentEmail.Fate.SENDING,
+                args=pending.args,
+            )
     except IntegrityError:
+        _lost_while_sending(user, kind, key, now)
         pending.delete()
         return False  # sent already, for this occasion
     outcome = transmit(message)
@@ -361,8 +380,50 @@ def deliver(pending_id: int, now=None) -> bool:
         record.delete()
         _retry_later(pending, now)
         return False
+    fate = SentEmail.Fate.SENT if outcome is Outcome.SENT else SentEmail.Fate.UNKNOWN
+    SentEmail.objects.filter(pk=record.pk).update(fate=fate)
     pending.delete()
     return outcome is Outcome.SENT
+
+
+def _lost_while_sending(user: User, kind: str, key: str, now) -> None:
+    """An email still being sent a claim's length after it started (its worker died, or the
+    task's time limit ended it, while it talked to the server): of unknown fate."""
+    lost = SentEmail.objects.filter(
+        user=user, kind=kind, key=key, fate=SentEmail.Fate.SENDING, sent_at__lte=now - CLAIM
+    ).update(fate=SentEmail.Fate.UNKNOWN)
+    if lost:
+        log.error(
+            "the %s email to %s (%s) was being sent when its worker stopped: its fate is "
+            "unknown, it is not sent again (the admin's sent emails list it)",
+            kind,
+            user.email,
+            key,
+        )
+
+
+def resend(records) -> int:
+    """Send again the emails of unknown fate among ``records`` (``SentEmail``), for staff who
+    judged a duplicate better than a lost email; how many were queued. Each goes through the
+    outbox as a new email: written again and sent only if it still makes sense (no "your turn"
+    for a turn that is over), and recorded anew. Its old record goes, so that the occasion is
+    free for it; deleting it first keeps two clicks at once to one email."""
+    from games.actions.notify import queue_emails  # games.actions imports this module
+
+    queued = 0
+    with transaction.atomic():
+        unknown = records.filter(fate=SentEmail.Fate.UNKNOWN, args__isnull=False)
+        for record in unknown.select_related("user").order_by("pk"):
+            deleted, _ = SentEmail.objects.filter(
+                pk=record.pk, fate=SentEmail.Fate.UNKNOWN
+            ).delete()
+            if deleted:
+                queue_emails([(record.kind, record.args)])
+                log.info(
+                    "the %s email to %s (%s) is sent again", record.kind, record.user, record.key
+                )
+                queued += 1
+    return queued
 
 
 def _retry_later(pending: PendingEmail, now) -> None:

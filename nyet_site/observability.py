@@ -13,7 +13,7 @@ import time
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from celery import current_app
 from celery.signals import task_postrun, task_prerun
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.http import JsonResponse
 
 log = logging.getLogger("nyet.requests")
@@ -145,7 +145,10 @@ def broker_check(url: str) -> None:
 
 def healthz():
     """200 when the database and the broker answer, else 503 with what failed. Cheap: no
-    session, no player; and quick, whatever the broker does (``BROKER_CHECK_TIMEOUT``)."""
+    session, no player; and quick, whatever the broker does (``BROKER_CHECK_TIMEOUT``).
+
+    It also counts the emails of unknown fate (games.notifications), for monitoring to watch:
+    a count, not a check, since the site works on; null when it cannot be counted."""
     checks = {}
     try:
         with connection.cursor() as cursor:
@@ -161,4 +164,19 @@ def healthz():
     except Exception as error:
         checks["broker"] = f"unreachable: {type(error).__name__}"
     healthy = all(value == "ok" for value in checks.values())
-    return JsonResponse(checks, status=200 if healthy else 503)
+    return JsonResponse(
+        {**checks, "emails_of_unknown_fate": _emails_of_unknown_fate(checks)},
+        status=200 if healthy else 503,
+    )
+
+
+def _emails_of_unknown_fate(checks: dict) -> int | None:
+    if checks["database"] != "ok":
+        return None
+    # Imported here: this module is imported while Django starts, before the models are ready.
+    from games.models import SentEmail
+
+    try:
+        return SentEmail.objects.filter(fate=SentEmail.Fate.UNKNOWN).count()
+    except DatabaseError:  # a database not migrated yet (before the release step)
+        return None

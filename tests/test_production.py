@@ -4,6 +4,7 @@ sent while a transaction is open, and the Procfile's processes, started as a hos
 serve a game that a bot answers."""
 
 import http.cookiejar
+import json
 import os
 import re
 import secrets
@@ -84,7 +85,8 @@ print("/rules/", page.status_code, page["Location"])
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    healthy = '{"database": "ok", "broker": "ok"}'
+    # Unmigrated: the emails of unknown fate cannot be counted, and the site is healthy still.
+    healthy = '{"database": "ok", "broker": "ok", "emails_of_unknown_fate": null}'
     assert done.stdout.splitlines() == [
         f"/healthz 200 {healthy}",
         f"/healthz/ 200 {healthy}",
@@ -96,7 +98,8 @@ print("/rules/", page.status_code, page["Location"])
 @pytest.mark.parametrize("path", ["/healthz", "/healthz/"])
 def test_the_health_check_says_when_the_database_is_down(client, monkeypatch, path):
     healthy = client.get(path)
-    assert healthy.status_code == 200 and healthy.json() == {"database": "ok", "broker": "ok"}
+    assert healthy.status_code == 200
+    assert healthy.json() == {"database": "ok", "broker": "ok", "emails_of_unknown_fate": 0}
 
     from django.db.backends.base.base import BaseDatabaseWrapper
 
@@ -106,6 +109,7 @@ def test_the_health_check_says_when_the_database_is_down(client, monkeypatch, pa
     monkeypatch.setattr(BaseDatabaseWrapper, "cursor", down)
     sick = client.get(path, HTTP_HOST="10.0.0.5")
     assert sick.status_code == 503 and sick.json()["database"].startswith("unreachable")
+    assert sick.json()["emails_of_unknown_fate"] is None
 
 
 @pytest.mark.django_db
@@ -123,7 +127,7 @@ def test_the_health_check_answers_in_an_async_middleware_chain(rf):
     health = HealthCheckMiddleware(page)
     assert health.is_async
     answer = async_to_sync(health)(rf.get("/healthz"))
-    assert answer.status_code == 200 and answer.content == b'{"database": "ok", "broker": "ok"}'
+    assert answer.status_code == 200 and json.loads(answer.content)["broker"] == "ok"
     assert async_to_sync(health)(rf.get("/rules/")).content == b"the page"
 
 
@@ -156,7 +160,7 @@ def test_the_health_check_says_at_once_when_the_broker_is_down(client):
     with broker("redis://127.0.0.1:1/0"), redis_connections() as attempts:
         sick = client.get("/healthz")
     assert sick.status_code == 503
-    assert sick.json() == {"database": "ok", "broker": "unreachable: ConnectionError"}
+    assert sick.json()["broker"] == "unreachable: ConnectionError"
     assert attempts == [(BROKER_CHECK_TIMEOUT, BROKER_CHECK_TIMEOUT)], "once, no retry"
     assert 2 * BROKER_CHECK_TIMEOUT < 0.3, "a connection and a reply, within the goal"
 
@@ -175,7 +179,7 @@ def test_a_broker_that_never_answers_costs_the_health_check_one_short_wait(clien
         with broker(url), redis_connections() as attempts:
             sick = client.get("/healthz")
     assert sick.status_code == 503
-    assert sick.json() == {"database": "ok", "broker": "unreachable: TimeoutError"}
+    assert sick.json()["broker"] == "unreachable: TimeoutError"
     assert attempts == [(BROKER_CHECK_TIMEOUT, BROKER_CHECK_TIMEOUT)], "once, no retry"
 
 
@@ -186,7 +190,7 @@ def test_the_health_check_pings_a_redis_broker(client):
     with broker("redis://127.0.0.1:6379/10"), redis_connections() as attempts:
         healthy = client.get("/healthz/")
     assert healthy.status_code == 200
-    assert healthy.json() == {"database": "ok", "broker": "ok"}
+    assert healthy.json()["broker"] == "ok"
     assert len(attempts) == 1
 
 

@@ -3,12 +3,14 @@ needs no login; sent once per occasion through the outbox, to a real SMTP server
 slow, refuse or be down."""
 
 import asyncio
+import logging
 import time
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.core import mail, signing
+from django.core.mail.backends.base import BaseEmailBackend
 from django.urls import reverse
 
 from accounts.models import User
@@ -147,6 +149,7 @@ def smtp_server(settings, answer="250 OK", delay=0.0):
 def test_a_real_smtp_server_receives_the_email(settings, invitation):
     with smtp_server(settings) as received:
         assert send_email(invitation.pk) is True
+    assert SentEmail.objects.get().fate == SentEmail.Fate.SENT
     (envelope,) = received
     assert envelope.rcpt_tos == ["bob@example.com"]
     text = envelope.content.decode()
@@ -168,8 +171,114 @@ def test_a_slow_mail_server_gets_each_email_once(
             with django_capture_on_commit_callbacks(execute=True):
                 due()
     assert len(received) == 1
-    assert SentEmail.objects.filter(kind="invitation").count() == 1
+    (record,) = SentEmail.objects.filter(kind="invitation")
+    assert record.fate == SentEmail.Fate.UNKNOWN, "the site never heard that it was taken"
     assert not PendingEmail.objects.exists()
+
+
+class TakesAndNeverAnswers(BaseEmailBackend):
+    """A mail server that takes each message and never says so: Django's SMTP backend raises
+    socket.timeout once EMAIL_TIMEOUT has passed after the message went (as the slow server
+    above, without the wait)."""
+
+    taken: list = []
+
+    def send_messages(self, messages):
+        TakesAndNeverAnswers.taken.extend(messages)
+        raise TimeoutError("timed out")  # socket.timeout, under its Python 3.10 name
+
+
+@pytest.fixture
+def silent_server(settings):
+    TakesAndNeverAnswers.taken = []
+    settings.EMAIL_BACKEND = f"{__name__}.TakesAndNeverAnswers"
+    return TakesAndNeverAnswers.taken
+
+
+def test_an_email_the_server_never_answered_is_of_unknown_fate_for_staff_and_monitoring(
+    silent_server, clock, invitation, caplog, client, admin_user, django_capture_on_commit_callbacks
+):
+    with caplog.at_level(logging.WARNING, logger="games.notifications"):
+        assert send_email(invitation.pk) is False
+    record = SentEmail.objects.get()
+    assert record.fate == SentEmail.Fate.UNKNOWN and len(silent_server) == 1
+    (logged,) = [r for r in caplog.records if "fate is unknown" in r.getMessage()]
+    assert logged.levelname == "ERROR" and "bob@example.com" in logged.getMessage()
+    for _ in range(3):  # nothing sends it again by itself
+        clock.advance(minutes=30)
+        with django_capture_on_commit_callbacks(execute=True):
+            due()
+    assert len(silent_server) == 1 and not PendingEmail.objects.exists()
+
+    health = client.get("/healthz")
+    assert health.status_code == 200, "a count for monitoring, not a failed check"
+    assert health.json()["emails_of_unknown_fate"] == 1
+
+    client.force_login(admin_user)
+    changelist = reverse("admin:games_sentemail_changelist")
+    listing = client.get(changelist, {"fate__exact": "unknown"}).content.decode()
+    assert "unknown: the mail server did not answer" in listing and "bob" in listing
+    assert "Send the selected emails of unknown fate again" in listing
+
+
+def test_staff_send_an_email_of_unknown_fate_again_once(
+    settings,
+    silent_server,
+    alice,
+    invitation,
+    client,
+    admin_user,
+    django_capture_on_commit_callbacks,
+):
+    send_email(invitation.pk)
+    unknown = SentEmail.objects.get()
+    sent_before = SentEmail.objects.create(
+        user=alice, kind="digest", key="x", sent_at=unknown.sent_at
+    )
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"  # it answers again
+    client.force_login(admin_user)
+    changelist = reverse("admin:games_sentemail_changelist")
+
+    def resend(*records) -> str:
+        with django_capture_on_commit_callbacks(execute=True):
+            answer = client.post(
+                changelist,
+                {"action": "resend", "_selected_action": [r.pk for r in records]},
+                follow=True,
+            )
+        return answer.content.decode()
+
+    page = resend(unknown, sent_before)
+    assert "1 email of unknown fate will be sent again" in page
+    assert "1 selected email was not of unknown fate: not sent again." in page
+    assert [m.to for m in mail.outbox] == [["bob@example.com"]]
+    sent = SentEmail.objects.get(kind="invitation")
+    assert sent.fate == SentEmail.Fate.SENT and sent.key == unknown.key
+    assert "0 emails of unknown fate will be sent again" in resend(sent), "a second click"
+    assert len(mail.outbox) == 1 and not PendingEmail.objects.exists()
+    assert client.get("/healthz").json()["emails_of_unknown_fate"] == 0
+
+
+def test_an_email_whose_worker_stopped_mid_send_is_of_unknown_fate(
+    monkeypatch, clock, invitation, caplog, django_capture_on_commit_callbacks
+):
+    """The task's time limit (or a crash) ends the worker while it talks to the server: once
+    the claim has run out, the sweep finds the email recorded as being sent, and no more."""
+
+    def killed(message):
+        raise SystemExit("the task's time limit")
+
+    with monkeypatch.context() as patch, pytest.raises(SystemExit):
+        patch.setattr(notifications, "transmit", killed)
+        send_email(invitation.pk)
+    assert SentEmail.objects.get().fate == SentEmail.Fate.SENDING
+    clock.advance(minutes=11)  # the claim (notifications.CLAIM) runs out
+    with caplog.at_level(logging.ERROR, logger="games.notifications"):
+        with django_capture_on_commit_callbacks(execute=True):
+            assert due()["emails_requeued"] == 1
+    assert SentEmail.objects.get().fate == SentEmail.Fate.UNKNOWN
+    assert "was being sent when its worker stopped" in caplog.text
+    assert mail.outbox == [] and not PendingEmail.objects.exists()
 
 
 def test_an_email_the_server_refused_goes_later_once(
