@@ -7,7 +7,14 @@
    the current version first, so a reconnection misses nothing. "chat N" (the table chat's
    latest message) goes on to chat.js as the document event "nyet:chat-news". While the stream cannot
    connect, the table asks every 3 seconds instead, when the tab is visible. Without
-   JavaScript the page has a link to reload it. */
+   JavaScript the page has a link to reload it.
+
+   The server makes the bots' moves as fast as it can; the pace a person can follow is the
+   page's. A newer table that is more than one move ahead of the one on screen, or that comes
+   sooner than the pause (data-pause, BOT_PAUSE_SECONDS) after it, is held back: the page shows
+   each move between them first, the table as its own seat saw it right after that move
+   (?step=K: read only, hidden cards only ever from that seat's view), data-pause apart, then
+   the newest with its forms. */
 (function () {
   "use strict";
 
@@ -35,6 +42,9 @@
 
   function refresh() {
     var el = game();
+    if (pacing) {
+      return; // the held table is newer than anything asked now; catchUp looks again after it
+    }
     if (live(el) && window.htmx) {
       window.htmx.trigger(el, "nyet:moved");
     }
@@ -88,6 +98,143 @@
         moving = null;
       }
     });
+  });
+
+  // --- pacing: the moves not shown yet, one by one ------------------------------------------
+  //
+  // Every card is seen arriving in the trick (a trick's last card too: the taken trick stays
+  // on the table until the next card) and every token on the board. The same pace with
+  // prefers-reduced-motion: the steps are not an animation but the moves themselves, in the
+  // order they were made, and nothing on them moves.
+
+  // Further behind than this, the page shows the newest at once (a laptop that slept, a tab
+  // left behind a table of bots): 20 moves are 12 seconds at the 0.6 s pause, more than the
+  // bots ever play between two moves of a person (at 5 players, at most 8: the rest of a trick
+  // and the next one up to them, or the rest of a round's last trick and the next board).
+  var MOST_STEPS = 20;
+  var pacing = false; // steps are being shown: the table asks for nothing meanwhile
+  var held = null; // the newest table come meanwhile: {html, version, moves}
+  var shownAt = performance.now(); // when the move on screen was shown
+  var shownMoves = null;
+
+  function number(html, name) {
+    var found = new RegExp("\\b" + name + '="(\\d+)"').exec(html);
+    return found ? Number(found[1]) : NaN;
+  }
+
+  function pauseOf(el) {
+    return Number(el.dataset.pause) * 1000 || 0;
+  }
+
+  function show(el, html) {
+    // htmx.swap says nothing before it swaps: table.js hears this instead, to note the focus.
+    el.dispatchEvent(new window.CustomEvent("nyet:swap", {bubbles: true, detail: {target: el}}));
+    window.htmx.swap(el, html, {
+      swapStyle: "outerHTML",
+      swapDelay: 0,
+      settleDelay: window.htmx.config.defaultSettleDelay,
+    });
+  }
+
+  function wait(ms) {
+    return new Promise(function (resolve) {
+      window.setTimeout(resolve, Math.max(0, ms));
+    });
+  }
+
+  // The table right after move ``moves`` as this seat saw it (the answer of a 4xx or a failed
+  // fetch is null: the page then goes on to the newest).
+  function step(el, moves) {
+    if (!window.fetch) {
+      return Promise.resolve(null);
+    }
+    var ask = {headers: {"HX-Request": "true"}, credentials: "same-origin"};
+    return window
+      .fetch(el.dataset.steps + moves, ask)
+      .then(function (answer) {
+        return answer.ok ? answer.text() : null;
+      })
+      .catch(function () {
+        return null;
+      });
+  }
+
+  function finish() {
+    var el = game();
+    var newest = held;
+    held = null;
+    pacing = false;
+    if (el && newest) {
+      show(el, newest.html);
+    }
+  }
+
+  // One step, then the next, until the held table is the next move: it is shown last, when
+  // its turn comes (``due``).
+  function advance(due) {
+    var el = game();
+    var shown = Number(el && el.dataset.moves);
+    var next = shown + 1;
+    if (!el || held.moves - shown > MOST_STEPS || document.hidden) {
+      finish();
+    } else if (held.moves <= next) {
+      wait(due - performance.now()).then(finish);
+    } else {
+      Promise.all([step(el, next), wait(due - performance.now())]).then(function (done) {
+        var html = done[0];
+        var current = game();
+        if (html === null || number(html, "data-step") !== next || !current) {
+          finish(); // no step to show: on to the newest
+          return;
+        }
+        show(current, html);
+        advance(performance.now() + pauseOf(current));
+      });
+    }
+  }
+
+  // A table answered (a move, the poll, a step asked by htmx): shown at once, or held back
+  // while the moves before it are shown.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var el = forTable(event);
+    if (!el || !event.detail.shouldSwap) {
+      return;
+    }
+    var html = event.detail.serverResponse || "";
+    var incoming = {
+      html: html,
+      version: number(html, "data-version"),
+      moves: number(html, "data-moves"),
+    };
+    if (pacing) {
+      event.detail.shouldSwap = false;
+      if (!(held && held.version >= incoming.version)) {
+        held = incoming;
+      }
+      return;
+    }
+    var shown = Number(el.dataset.moves);
+    var pause = pauseOf(el);
+    var ahead = incoming.moves - shown;
+    // The player's own move is shown at once; what follows it, the pause after it.
+    var due = event.detail.elt === el ? shownAt + pause : performance.now();
+    var slow = ahead > 1 || (ahead === 1 && due > performance.now());
+    if (!(pause > 0 && slow && ahead <= MOST_STEPS && !document.hidden)) {
+      return;
+    }
+    event.detail.shouldSwap = false;
+    pacing = true;
+    held = incoming;
+    advance(due);
+  });
+
+  // Each move shown, whatever showed it: the next waits the pause after it.
+  document.addEventListener("htmx:afterSettle", function () {
+    var el = game();
+    if (el && el.dataset.moves !== shownMoves) {
+      shownMoves = el.dataset.moves;
+      shownAt = performance.now();
+    }
   });
 
   function chatNews(last) {
@@ -158,7 +305,11 @@
     });
   }
 
-  document.addEventListener("DOMContentLoaded", connect);
+  document.addEventListener("DOMContentLoaded", function () {
+    var el = game();
+    shownMoves = el ? el.dataset.moves : null;
+    connect();
+  });
   // A finished game has nothing more to say (its last fragment has no hx-get), unless its
   // players chat on.
   document.addEventListener("htmx:afterSettle", function () {

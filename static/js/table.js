@@ -463,6 +463,7 @@
     setInterval(tick, 1000);
   });
   document.addEventListener("htmx:beforeSwap", remember);
+  document.addEventListener("nyet:swap", remember); // a table live.js shows (a step, or held)
   // Any swap of the table, whatever made it (a move, the poll, a pushed event): once per new
   // table, after it has settled.
   var shown = null; // the table on screen; null until the page has loaded
