@@ -39,6 +39,45 @@ def pytest_terminal_summary(terminalreporter):
         )
 
 
+# A task is never parked in the broker: no ETA or countdown further ahead than this (issue 30).
+FARTHEST_ETA_SECONDS = 5
+
+
+def _near(options: dict) -> bool:
+    from datetime import UTC, datetime
+
+    from games import clock
+
+    countdown, eta = options.get("countdown"), options.get("eta")
+    if countdown is not None and countdown > FARTHEST_ETA_SECONDS:
+        return False
+    if eta is not None:
+        now = clock.now() if eta.tzinfo else datetime.now(UTC).replace(tzinfo=None)
+        return (eta - now).total_seconds() <= FARTHEST_ETA_SECONDS
+    return True
+
+
+@pytest.fixture(autouse=True)
+def no_far_eta(monkeypatch):
+    """Every test fails if any task is sent with an ETA or a countdown more than a few seconds
+    ahead (such a message waits unacknowledged in a worker, and is lost or restored in a heap
+    when the broker goes away)."""
+    from celery.app.task import Task
+
+    apply_async = Task.apply_async
+    far = []
+
+    def checked(self, args=None, kwargs=None, **options):
+        if not _near(options):
+            far.append(f"{self.name} sent for later: {options}")
+            raise AssertionError(far[-1])  # and at the end, should a caller swallow it
+        return apply_async(self, args, kwargs, **options)
+
+    monkeypatch.setattr(Task, "apply_async", checked)
+    yield far
+    assert not far
+
+
 @pytest.fixture
 def on_postgres(settings):
     assert "postgresql" in settings.DATABASES["default"]["ENGINE"]

@@ -26,10 +26,10 @@ from django.db.models import Exists, F, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import clock, notifications
+from games import clock, notifications, queue
 from games.live import announce_on_commit
 from games.models import THINKING_BOT_LEVELS, Game, PendingEmail, Seat, Vacation
-from games.queue import publish, publish_on_commit
+from games.queue import publish_on_commit
 
 from .errors import ActionError
 from .moves import play_due_timeouts
@@ -119,8 +119,8 @@ def _requeue_live_bots(now) -> int:
     )
     queued = []
     for game in games:
-        task, queue = bots_task(bot_levels(game).values(), attended(game))
-        if publish(task, game.pk, game.version, queue=queue):
+        task, name = bots_task(bot_levels(game).values(), attended(game))
+        if queue.publish(task, game.pk, game.version, queue=name):
             queued.append(game.pk)
     Game.objects.filter(pk__in=queued).update(
         catchup_queued_at=now, catchup_attempts=F("catchup_attempts") + 1

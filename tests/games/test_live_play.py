@@ -63,6 +63,48 @@ def test_the_tick_leaves_correspondence_turns_to_the_sweep(act, alice, clock):
     assert not MoveRecord.objects.filter(game=game, timeout=True).exists()
 
 
+def test_a_live_turn_s_reminder_comes_at_the_tick_at_three_quarters_once_if_away(act, alice, clock):
+    alice.email_turn = "never"  # only the reminder, then
+    alice.save()
+    game = act(person_first, alice, move_seconds=60)
+    clock.advance(seconds=44)
+    assert act(tick)["reminders"] == 0
+    clock.advance(seconds=1)  # 75% of a minute
+    assert act(tick)["reminders"] == 1
+    clock.advance(seconds=1)
+    assert act(tick)["reminders"] == 0, "once"
+    assert [m.subject for m in mail.outbox if f"game {game.pk}" in m.subject]
+
+
+def test_no_live_reminder_for_a_player_on_the_site(act, alice, clock):
+    game = act(person_first, alice, move_seconds=60)
+    alice.last_seen = clock.current
+    alice.save()
+    clock.advance(seconds=50)
+    assert act(tick)["reminders"] == 0
+    assert not [m for m in mail.outbox if f"game {game.pk}" in m.subject]
+
+
+def test_the_tick_queues_again_a_live_bot_turn_whose_task_was_lost(act, alice, clock, monkeypatch):
+    from games import queue
+
+    for _ in range(50):
+        game = create_game(alice, players=2, bots=["easy"], move_seconds=60)  # nothing queued
+        if engine.to_act(state_of(game)) == (1,):
+            break
+        Game.objects.filter(pk=game.pk).delete()
+    queued = []
+    monkeypatch.setattr(queue, "publish", lambda *task, **options: queued.append(task) or True)
+    clock.advance(seconds=2)
+    assert tick()["stalled"] == 0, "not lost yet"
+    clock.advance(seconds=2)
+    assert tick()["stalled"] == 1
+    assert queued == [("games.tasks.play_bots", game.pk, game.version)]
+    assert tick()["stalled"] == 0, "queued a moment ago"
+    clock.advance(seconds=4)
+    assert tick()["stalled"] == 1, "still lost: again"
+
+
 # --- simultaneous choices -----------------------------------------------------------------------
 
 
