@@ -6,7 +6,8 @@ player is waiting for (``nyet_site/settings.py``, ``CELERY_TASK_ROUTES``):
 
 - ``play``: bot moves a person waits for;
 - ``think``: the bot turns of a table with an Expert (correspondence only), seconds a move;
-- ``catchup``: what the sweep finds due (timeouts, bot turns whose task was lost);
+- ``catchup``: the bot turns of a table with no person left at it (all bots, resigned or on
+  autopilot), and what the sweep finds due (timeouts, bot turns whose task was lost);
 - ``email``: one task per email of the outbox;
 - ``sweep``: the periodic sweep itself.
 
