@@ -109,8 +109,8 @@
 
   // Further behind than this, the page shows the newest at once (a laptop that slept, a tab
   // left behind a table of bots): 20 moves are 12 seconds at the 0.6 s pause, more than the
-  // bots ever play between two moves of a person (at 5 players, at most 8: the rest of a trick
-  // and the next one up to them, or the rest of a round's last trick and the next board).
+  // bots ever make between two moves of a person (at 5 players, 9 at most: the board's last
+  // 4 tokens, the teams and 4 discards; or the rest of a trick and the next one up to them).
   var MOST_STEPS = 20;
   var pacing = false; // steps are being shown: the table asks for nothing meanwhile
   var held = null; // the newest table come meanwhile: {html, version, moves}
