@@ -61,11 +61,13 @@ def alice_leads(monkeypatch) -> tuple[User, Game]:
     return alice, game
 
 
-def test_each_bot_card_appears_in_turn(browser, live_server, settings, monkeypatch):
+# With reduced motion too: the steps are the moves themselves, not an animation.
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_each_bot_card_appears_in_turn(browser, live_server, settings, monkeypatch, motion):
     settings.BOT_PAUSE_SECONDS = 0.2
     alice, game = alice_leads(monkeypatch)
     before = game.moves_made
-    context = logged_in_context(browser, live_server, alice, **DESKTOP)
+    context = logged_in_context(browser, live_server, alice, reduced_motion=motion, **DESKTOP)
     page = context.new_page()
     page.goto(f"/games/{game.pk}/")
     table = page.locator("#game")
@@ -77,6 +79,12 @@ def test_each_bot_card_appears_in_turn(browser, live_server, settings, monkeypat
 
     game.refresh_from_db()
     assert game.moves_made >= before + 3, "the bots answered within the move's request"
+    # The newest table fetched again meanwhile (as a pushed version would) is held back too.
+    expect(page.locator("#game[data-step]")).to_have_count(1)
+    page.evaluate(
+        """(url) => htmx.ajax("GET", url, {source: "#game", target: "#game", swap: "outerHTML"})""",
+        f"/games/{game.pk}/",
+    )
     # The newest table comes last, with alice's cards to play and the focus on them.
     expect(table).to_have_attribute("data-moves", str(game.moves_made))
     expect(page.locator("#game[data-step]")).to_have_count(0)
