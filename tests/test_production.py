@@ -477,7 +477,7 @@ def test_the_procfile_serves_a_game_that_a_bot_answers(on_postgres, tmp_path, dj
     )
     assert release.returncode == 0 and "No migrations to apply." in release.stdout, release
     log = tmp_path / "procfile.log"
-    names = ["web", "play", "think", "worker", "beat"]
+    names = ["web", "play", "think", "worker", "beat", "tick"]
     assert set(lines) == {"release", *names}
     # honcho, as a machine of one's own runs it; given the 30 seconds a platform gives its
     # processes to stop (honcho's own 5 would cut the web server's 20-second grace).
@@ -548,8 +548,10 @@ def test_the_procfile_serves_a_game_that_a_bot_answers(on_postgres, tmp_path, dj
     printed = log.read_text()
     assert "POST /games/" in printed and "move=token" in printed, "one line per request"
     assert "task play_bots game=" in printed, "one line per task"
+    assert "tick.1   | " in printed and "live tick every 1.0 s" in printed
     # Each process got the signal itself (the Procfile's `exec`), not a shell in between, and
-    # stopped as it should: its own exit code, 0.
+    # stopped as it should: its own exit code, 0. The tick has no stop of its own: the signal
+    # ends it at once, between two moves or inside one, which then rolls back.
     stopped = dict(re.findall(r"(\w+)\.1 stopped \(rc=(-?\d+)\)", printed))
-    assert stopped == dict.fromkeys(names, "0"), printed
+    assert stopped == {**dict.fromkeys(names, "0"), "tick": "-15"}, printed
     assert "Traceback" not in printed and "ERROR" not in printed, printed
