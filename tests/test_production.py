@@ -350,7 +350,8 @@ def test_the_procfile_keeps_email_away_from_the_bots_moves():
 
 def test_the_systemd_units_run_the_procfile_lines():
     """deploy/systemd: one unit per process, each running its Procfile line as honcho does (and
-    so as CI runs it); Celery's main processes alone get the SIGTERM."""
+    so as CI runs it), restarted a second after it exits, however often; Celery's main
+    processes alone get the SIGTERM."""
     lines = procfile("Procfile")
     units = {
         path.stem: path.read_text() for path in (ROOT / "deploy" / "systemd").glob("*.service")
@@ -366,6 +367,8 @@ def test_the_systemd_units_run_the_procfile_lines():
         bare = started.replace("%%", "").replace("$$", "")
         assert "%" not in bare and "$" not in bare, name
         assert ("KillMode=mixed" in unit) == (name in ("play", "think", "worker")), name
+        assert re.search(r"^Restart=always\nRestartSec=1$", unit, re.MULTILINE), name
+        assert re.search(r"^StartLimitIntervalSec=0$", unit, re.MULTILINE), name
 
 
 def test_a_celery_worker_stops_cleanly_when_its_whole_group_gets_sigterm(tmp_path):
