@@ -1,5 +1,6 @@
-"""`make run`: the Procfile starts the site and a real Celery worker, with the embedded SQLite
-broker by default; the tests themselves run tasks in-process."""
+"""`make run`: the Procfile starts the site, a real Celery worker, beat and the live tick, with
+the embedded SQLite broker by default, and starts again any of them that exits; the tests
+themselves run tasks in-process."""
 
 import os
 import re
@@ -19,6 +20,22 @@ PROJECT_DIR = Path(__file__).resolve().parent.parent
 def procfile() -> dict[str, str]:
     lines = (PROJECT_DIR / "Procfile.dev").read_text().splitlines()
     return dict(line.split(": ", 1) for line in lines if line.strip())
+
+
+AGAIN = re.compile(
+    r"trap exit INT TERM; while :; do (?P<command>.+); "
+    r'echo "exited \(\$\?\): restarting in 1 s"; sleep 1; done'
+)
+
+
+def command_of(line: str) -> str:
+    """The command a Procfile.dev line starts (and starts again)."""
+    return AGAIN.fullmatch(line)["command"]
+
+
+def without_reloading(line: str) -> str:
+    """A test changes no code: uvicorn's watcher would only cost time."""
+    return re.sub(r" --reload(-dir \w+)?", "", line)
 
 
 def wait_for(path: Path, text: str, seconds: float) -> str:
@@ -56,8 +73,12 @@ def test_eager_tasks_can_be_asked_for_with_the_embedded_broker():
 def test_the_procfile_serves_the_site_and_runs_a_worker():
     processes = procfile()
 
-    assert set(processes) == {"web", "worker", "beat"}
+    assert set(processes) == {"web", "worker", "beat", "tick"}
+    # Each line starts its command again a second after it exits: honcho stops every process
+    # as soon as one exits, and one crash would stop the site.
+    processes = {name: command_of(line) for name, line in processes.items()}
     assert "celery -A nyet_site beat" in processes["beat"]
+    assert processes["tick"] == "PYTHONUNBUFFERED=1 .venv/bin/python manage.py tick"
     # An ASGI server: open game pages wait for their events without holding a thread each.
     assert "uvicorn nyet_site.asgi:application --host 127.0.0.1 --port 8000" in processes["web"]
     # One task at a time: SQLite takes one writer at a time. Every queue: one worker does all.
@@ -117,7 +138,7 @@ def test_the_procfile_web_process_serves_pages_events_and_static_files(tmp_path)
     )
     # as `make run` starts it, less the reloading (a test changes no code)
     port = free_port()
-    command = re.sub(r" --reload(-dir \S+)?", "", procfile()["web"].replace("8000", str(port)))
+    command = without_reloading(procfile()["web"].replace("8000", str(port)))
     log = tmp_path / "web.log"
     with log.open("w") as out:
         web = subprocess.Popen(
@@ -144,3 +165,80 @@ def test_the_procfile_web_process_serves_pages_events_and_static_files(tmp_path)
         if web.poll() is None:
             os.killpg(web.pid, signal.SIGKILL)
             web.wait()
+
+
+def test_make_run_starts_again_a_process_that_exits_and_ctrl_c_stops_them_all(tmp_path):
+    """Honcho stops every process as soon as one exits: each line of Procfile.dev starts its
+    command again instead. Killed, the worker comes back while the site, beat and the tick go
+    on; Ctrl-C (SIGINT to honcho, which sends SIGTERM to each process group) still stops
+    everything, the restarted worker too, and leaves nothing behind."""
+    import urllib.request
+
+    env = {k: v for k, v in os.environ.items() if k not in OUR_VARIABLES}
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    env["CELERY_BROKER_URL"] = f"sqla+sqlite:///{tmp_path / 'broker.sqlite3'}"
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=PROJECT_DIR, env=env, check=True
+    )
+    port = free_port()
+    lines = (PROJECT_DIR / "Procfile.dev").read_text().replace("8000", str(port))
+    lines = lines.replace("--schedule=celerybeat-schedule", f"--schedule={tmp_path / 'beat'}")
+    (tmp_path / "Procfile.dev").write_text(without_reloading(lines))
+    log = tmp_path / "run.log"
+    with log.open("w") as out:
+        honcho = subprocess.Popen(
+            [sys.executable, "-m", "honcho", "--no-colour", "-f", str(tmp_path / "Procfile.dev")]
+            + ["start"],
+            cwd=PROJECT_DIR,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # a terminal's Ctrl-C reaches honcho alone, as here
+        )
+    groups = {}
+    try:
+        for text in ("Uvicorn running on", " ready.", "beat: Starting", "live tick every"):
+            wait_for(log, text, seconds=90)
+        groups = {
+            name: int(pid)
+            for name, pid in re.findall(r"(\w+)\.1 started \(pid=(\d+)\)", log.read_text())
+        }
+        assert set(groups) == {"web", "worker", "beat", "tick"}
+        before = {name: children(pid) for name, pid in groups.items()}
+        (worker,) = before["worker"]
+
+        os.kill(worker, signal.SIGKILL)
+        text = wait_for(log, "worker.1 | exited (137): restarting in 1 s", seconds=30)
+        assert text.count(" ready.") == 1
+        deadline = time.monotonic() + 90
+        while log.read_text().count(" ready.") < 2:
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        after = {name: children(pid) for name, pid in groups.items()}
+        assert after["worker"] != before["worker"] and len(after["worker"]) == 1
+        assert {n: c for n, c in after.items() if n != "worker"} == {
+            n: c for n, c in before.items() if n != "worker"
+        }, "the others went on, untouched"
+        assert ".1 stopped" not in log.read_text()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as page:
+            assert page.status == 200
+
+        honcho.send_signal(signal.SIGINT)  # Ctrl-C
+        honcho.wait(timeout=30)
+        for group in groups.values():
+            wait_until_gone(group, seconds=10)
+    finally:
+        if honcho.poll() is None:
+            honcho.kill()
+        for group in groups.values():
+            try:
+                os.killpg(group, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    assert "SIGINT received" in log.read_text()
+
+
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (a Procfile.dev line's shell: the command it runs)."""
+    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
+    return sorted(int(child) for child in found.stdout.split())
