@@ -218,6 +218,17 @@ CELERY_TASK_ROUTES = {
 }
 CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-task leaves its task to another
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A worker outlives a lost broker: it tries again every second (nyet_site/worker.py; Celery's
+# own waits grow to 30 s), for as long as it takes (Celery's default gives up after 100 tries,
+# and the worker exits), also when it starts before the broker. Its running tasks finish: each
+# is a short slice that is safe to run twice, so the ack lost with the connection costs at most
+# a copy that does nothing, and a cancel would be a SIGTERM, which the pool processes ignore
+# (nyet_site/celery.py). tests/games/test_worker_reconnects.py, benchmarks/outage.py.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CONSUMER = "nyet_site.worker:Consumer"
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 # A plain beat schedule, not django-celery-beat: one fixed periodic job, nothing to edit at run
 # time. Deadlines (and each player's 07:00 digest) live in the database; the sweep finds them.
 CELERY_BEAT_SCHEDULE = {
