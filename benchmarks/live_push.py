@@ -115,14 +115,18 @@ def environment(redis: bool, folder: Path) -> dict:
 
 
 def prepare(redis: bool, env: dict) -> None:
+    """Migrates ``env``'s database, then sets Django up in this process. With ``redis``, its
+    PostgreSQL database is made afresh and its Redis database emptied first (both read from
+    ``env``, so that another benchmark can bring its own)."""
     if redis:
         import psycopg
         import redis as redis_client
 
+        database = env["DATABASE_URL"].rsplit("/", 1)[1]
         with psycopg.connect("postgresql://root@127.0.0.1:5432/postgres", autocommit=True) as db:
-            db.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-            db.execute(f"CREATE DATABASE {DATABASE}")
-        redis_client.Redis.from_url(REDIS).flushdb()
+            db.execute(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
+            db.execute(f"CREATE DATABASE {database}")
+        redis_client.Redis.from_url(env["REDIS_URL"]).flushdb()
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, check=True, env=env
     )
