@@ -9,7 +9,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
-from games import actions, notifications
+from games import actions
+from games.actions import notify
 from games.models import (
     BoardToken,
     ChatMessage,
@@ -99,7 +100,7 @@ class SentEmailAdmin(ReadOnly):
     """Every email handed to the mail server, and whether it arrived there. One of unknown fate
     (the server took it and never answered) is not sent again by itself, since it may have
     arrived: staff filter them by fate and send one again when a duplicate is the lesser harm
-    (notifications.resend)."""
+    (games.actions.notify.resend)."""
 
     list_display = ["sent_at", "user", "kind", "key", "fate"]
     list_filter = ["fate", "kind"]
@@ -111,7 +112,7 @@ class SentEmailAdmin(ReadOnly):
     @admin.action(description=_("Send the selected emails of unknown fate again"))
     def resend(self, request, queryset):
         selected = queryset.count()  # before: the emails sent again leave the selection
-        queued = notifications.resend(queryset)
+        queued = notify.resend(queryset)
         self.message_user(
             request,
             ngettext(

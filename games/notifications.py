@@ -402,30 +402,6 @@ def _lost_while_sending(user: User, kind: str, key: str, now) -> None:
         )
 
 
-def resend(records) -> int:
-    """Send again the emails of unknown fate among ``records`` (``SentEmail``), for staff who
-    judged a duplicate better than a lost email; how many were queued. Each goes through the
-    outbox as a new email: written again and sent only if it still makes sense (no "your turn"
-    for a turn that is over), and recorded anew. Its old record goes, so that the occasion is
-    free for it; deleting it first keeps two clicks at once to one email."""
-    from games.actions.notify import queue_emails  # games.actions imports this module
-
-    queued = 0
-    with transaction.atomic():
-        unknown = records.filter(fate=SentEmail.Fate.UNKNOWN, args__isnull=False)
-        for record in unknown.select_related("user").order_by("pk"):
-            deleted, _ = SentEmail.objects.filter(
-                pk=record.pk, fate=SentEmail.Fate.UNKNOWN
-            ).delete()
-            if deleted:
-                queue_emails([(record.kind, record.args)])
-                log.info(
-                    "the %s email to %s (%s) is sent again", record.kind, record.user, record.key
-                )
-                queued += 1
-    return queued
-
-
 def _retry_later(pending: PendingEmail, now) -> None:
     if pending.attempts > len(RETRY_AFTER):
         log.error("gave up on the email %s after %d attempts", pending, pending.attempts)

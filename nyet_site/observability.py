@@ -13,6 +13,7 @@ import time
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from celery import current_app
 from celery.signals import task_postrun, task_prerun
+from django.apps import apps
 from django.db import DatabaseError, connection
 from django.http import JsonResponse
 
@@ -173,9 +174,9 @@ def healthz():
 def _emails_of_unknown_fate(checks: dict) -> int | None:
     if checks["database"] != "ok":
         return None
-    # Imported here: this module is imported while Django starts, before the models are ready.
-    from games.models import SentEmail
-
+    # Looked up, not imported: this module is imported while Django starts (nyet_site.celery),
+    # before the models are ready.
+    SentEmail = apps.get_model("games", "SentEmail")
     try:
         return SentEmail.objects.filter(fate=SentEmail.Fate.UNKNOWN).count()
     except DatabaseError:  # a database not migrated yet (before the release step)

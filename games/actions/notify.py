@@ -4,13 +4,18 @@ broker was down (the sweep queues it again), and never sent for a change that ro
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 
+from django.db import transaction
+
 from games import clock
-from games.models import PendingEmail
+from games.models import PendingEmail, SentEmail
 from games.queue import publish_on_commit
 
 SEND_TASK = "games.tasks.send_email"
+
+log = logging.getLogger(__name__)
 
 
 def queue_emails(emails: Iterable[tuple[str, list]], now=None) -> int:
@@ -46,3 +51,25 @@ def notify_people_on_commit(kind: str, game, key: str, skip_user_id: int | None 
     queue_emails(
         (kind, [game.pk, position, key]) for position, user_id in seats if user_id != skip_user_id
     )
+
+
+def resend(records) -> int:
+    """Send again the emails of unknown fate among ``records`` (``SentEmail``), for staff who
+    judged a duplicate better than a lost email; how many were queued. Each goes through the
+    outbox as a new email: written again and sent only if it still makes sense (no "your turn"
+    for a turn that is over), and recorded anew. Its old record goes, so that the occasion is
+    free for it; deleting it first keeps two clicks at once to one email."""
+    queued = 0
+    with transaction.atomic():
+        unknown = records.filter(fate=SentEmail.Fate.UNKNOWN, args__isnull=False)
+        for record in unknown.select_related("user").order_by("pk"):
+            deleted, _ = SentEmail.objects.filter(
+                pk=record.pk, fate=SentEmail.Fate.UNKNOWN
+            ).delete()
+            if deleted:
+                queue_emails([(record.kind, record.args)])
+                log.info(
+                    "the %s email to %s (%s) is sent again", record.kind, record.user, record.key
+                )
+                queued += 1
+    return queued
