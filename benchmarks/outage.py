@@ -463,6 +463,25 @@ def logs(folder: Path) -> dict:
     return said
 
 
+def reconnections(folder: Path, outages: list) -> dict[str, list]:
+    """For each worker and each return of the broker: how long after it the worker said it was
+    connected again (None: it never lost its connection, or never came back)."""
+    found = {}
+    for name in ("play", "worker"):
+        said = re.findall(
+            r"\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}): INFO/MainProcess\] Connected to",
+            (folder / f"{name}.log").read_text(),
+        )
+        times = [
+            time.mktime(time.strptime(t, "%Y-%m-%d %H:%M:%S")) + int(ms) / 1000 for t, ms in said
+        ]
+        found[name] = [
+            min((t - back for t in times[1:] if back <= t < back + 60), default=None)
+            for _, back in outages
+        ]
+    return found
+
+
 def spread(values: list[float]) -> str:
     if not values:
         return "none"
@@ -499,6 +518,14 @@ def report(args, run: Run, codes: dict, folder: Path) -> dict:
     result["logs"] = logs(folder)
     for name, said in result["logs"].items():
         print(f"  {name:<7} " + ", ".join(f"{k} {v}" for k, v in said.items()))
+    result["outages"] = run.outages
+    result["reconnected after"] = reconnections(folder, run.outages)
+    for name, delays in result["reconnected after"].items():
+        print(
+            f"  {name} connected again "
+            + ", ".join("-" if d is None else f"{d:.2f} s" for d in delays)
+            + " after each return"
+        )
 
     found = timeouts(run)
     result["timeouts"] = found
