@@ -458,7 +458,7 @@ def logs(folder: Path) -> dict:
             "reconnected": max(0, text.count("Connected to redis") - 1),  # the first: startup
             "unrecoverable": text.count("Unrecoverable error"),
             "tracebacks": text.count("Traceback"),
-            "error lines": len(re.findall(r"\bERROR\b", text)),
+            "error lines": len(re.findall(r"\b(?:ERROR|CRITICAL)\b", text)),
         }
     return said
 
