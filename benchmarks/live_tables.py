@@ -19,8 +19,8 @@ ends is replaced by a new one of its kind):
 - ``--bot-tables`` (10): its person resigns right after the start, so the bots and the stand-in
   play the game to its end, in slices, on the ``catchup`` queue;
 - ``--person-tables`` (5): a person plays in a Chromium page (one browser, a context each,
-  logged in as that person), clicking one of the moves the page offers as soon as it offers
-  one (``live_push.MOVE``, run by the page itself every 20 ms);
+  logged in as that person), clicking one of the moves the page offers ``--think`` seconds
+  (1) after it offers it (``live_push.MOVE``, run by the page itself every 20 ms);
 - ``--timeout-tables`` (3): a person who never moves, 10 seconds a move (the site offers a
   minute at least; the clock is set in the database right after the start, and every turn after
   takes ``move_seconds`` from the game row): the live tick plays the stand-in for them. After
@@ -84,13 +84,40 @@ BOT_GOAL, TIMEOUT_GOAL, TASK_GOAL = 1.0, 2.0, 1.0
 # table it has clicked on is not clicked again (its answer is on the way), unless it is still
 # there 5 s later (a move lost on the way). A table is clicked only once htmx has taken it in
 # (``htmx:load``, at the end of the swap's 20 ms settle): a click before that submits the form
-# the browser's way, a whole page load (a 302, then the page again).
+# the browser's way, a whole page load (a 302, then the page again). The person thinks THINK_MS
+# before each move, from the moment the table offers it: live.js holds a move's own answer
+# until the pause after the move before it has passed, so a click sooner than the pause after
+# the bots' last move has its own move shown a pause later, and the first bot reply a pause
+# after that (BENCHMARKS.md, "Many live tables at once").
 PLAYER = """
 window.__shown = {};
 window.__clicks = [];
 window.__hidden = 0;
 (() => {
     const stamp = () => performance.timeOrigin + performance.now();
+    // What the page heard and asked, for --json: the stream's versions, the table's requests
+    // and the steps' fetches.
+    window.__trace = [];
+    const note = (...what) => window.__trace.push([stamp(), ...what]);
+    const Source = window.EventSource;
+    window.EventSource = function (url) {
+        const source = new Source(url);
+        source.addEventListener("version", (event) => note("event", +event.data));
+        return source;
+    };
+    window.EventSource.CLOSED = Source.CLOSED;
+    const fetch = window.fetch;
+    window.fetch = (url, options) => {
+        note("fetch", String(url));
+        return fetch(url, options).then((answer) => {
+            note("fetched", String(url));
+            return answer;
+        });
+    };
+    const path = (event) => event.detail.pathInfo.requestPath;
+    document.addEventListener("htmx:beforeRequest", (e) => note("request", path(e)));
+    const status = (event) => event.detail.xhr.status;
+    document.addEventListener("htmx:afterRequest", (e) => note("answer", path(e), status(e)));
     const ready = new WeakSet();
     document.addEventListener("htmx:load", (event) => {
         const game = document.getElementById("game");
@@ -103,12 +130,16 @@ window.__hidden = 0;
     }).observe(document, {subtree: true, childList: true, attributes: true,
                           attributeFilter: ["data-moves"]});
     const move = (MOVE);
+    const offered = new WeakMap();  // table -> when it was first seen offering a move
     let clickedOn = null, clickedAt = 0;
     setInterval(() => {
         if (document.hidden) window.__hidden += 1;
         const game = document.getElementById("game");
         if (!game || !ready.has(game) || game.dataset.step !== undefined) return;
         if (game === clickedOn && stamp() - clickedAt < 5000) return;
+        if (!game.querySelector(".turn-flag")) return;
+        if (!offered.has(game)) offered.set(game, stamp());
+        if (stamp() - offered.get(game) < THINK_MS) return;
         const at = stamp();
         const moved = move();
         if (moved) {
@@ -119,7 +150,14 @@ window.__hidden = 0;
     }, 20);
 })();
 """.replace("(MOVE)", f"({MOVE})")
+
+
+def player(think: float) -> str:
+    return PLAYER.replace("THINK_MS", str(round(think * 1000)))
+
+
 READ_PAGE = """() => ({shown: window.__shown, clicks: window.__clicks, hidden: window.__hidden,
+    trace: window.__trace,
     pause: +((document.getElementById("game") || {dataset: {}}).dataset.pause || 0)})"""
 
 
@@ -272,11 +310,11 @@ def person(name: str):
     return User.objects.create_user(name, f"{name}@example.com")  # force_login: no password
 
 
-def open_person_page(browser, base: str, table: Table, watch: Watch) -> None:
+def open_person_page(browser, base: str, table: Table, watch: Watch, think: float) -> None:
     from playwright.sync_api import expect
 
     page, _ = open_page(browser, base, table.user)
-    page.context.add_init_script(PLAYER)
+    page.context.add_init_script(player(think))
     page.on("response", lambda r: r.status >= 300 and _count(watch.errors, r.status))
     game_page(page, expect, table.game_id)
     table.page = page
@@ -355,7 +393,7 @@ def play(args, browser, base: str, folder: Path, processes: dict):
         for i in range(count):
             tables.append(table(kind, person(f"{kind}{i}")))
             if kind == "person":
-                open_person_page(browser, base, tables[-1], watch)
+                open_person_page(browser, base, tables[-1], watch, args.think)
     cpu = Cpu(processes)
     started = time.time()
     print(f"{len(tables)} tables in play; running {args.seconds:.0f} s", flush=True)
@@ -425,7 +463,8 @@ def bot_replies(watch: Watch) -> dict:
     from games.models import MoveRecord
 
     intervals, server, first_reply, slow = [], [], [], []
-    skipped = 0
+    after_click, after_bot = [], []  # the intervals by what came before
+    together = unclicked = 0
     for data in watch.pages:
         shown = {int(k): v / 1000 for k, v in data["shown"].items() if k.isdigit()}
         clicks = sorted(c[0] / 1000 for c in data["clicks"])
@@ -440,41 +479,50 @@ def bot_replies(watch: Watch) -> dict:
                 "number", "seat", "by_bot", "created_at"
             )
         }
+        # When each move was first on screen: with the table right after it, or with a later
+        # one when the page showed it together with the moves after it.
+        appeared, first = {}, None
+        for number in range(last, opened - 1, -1):
+            first = shown.get(number, first)
+            appeared[number] = first
         for number in range(max(opened, 1) + 1, last + 1):
             record, previous = records[number], records[number - 1]
             if not record.by_bot or record.seat == 0:
                 continue  # the person's own move (their seat is 0, create_game)
             persons = previous.seat == 0 and not previous.by_bot
-            mark = shown.get(number - 1, shown.get(number))
-            before = [c for c in clicks if mark is not None and c <= mark]
-            if number not in shown or (persons and not before):
-                skipped += 1  # the page jumped past it (more than 20 behind, live.js)
-                continue
             if persons:
+                before = [c for c in clicks if c <= appeared[number - 1]]
+                if not before:
+                    unclicked += 1
+                    continue
                 since = before[-1]
-            elif number - 1 in shown:
-                since = shown[number - 1]
             else:
-                skipped += 1
-                continue
-            wait = shown[number] - since
+                since = appeared[number - 1]
+            together += number not in shown
+            wait = appeared[number] - since
             made_at = record.created_at.timestamp()
             intervals.append(wait)
+            (after_click if persons else after_bot).append(wait)
             server.append(made_at - previous.created_at.timestamp())
             if persons:
                 first_reply.append(made_at - previous.created_at.timestamp())
             if wait > BOT_GOAL:
                 # The server's part: from the move before on screen (or the click) to the bot's
                 # move made; the page's: from then to the move on screen.
-                slow.append((wait, made_at - since, shown[number] - made_at, data["game"], number))
+                slow.append(
+                    (wait, made_at - since, appeared[number] - made_at, data["game"], number)
+                )
     slow.sort(reverse=True)
     return {
         "intervals": intervals,
         "server": server,
         "first_reply": first_reply,
+        "after_click": after_click,
+        "after_bot": after_bot,
         "slow": slow,
         "late_by_server": sum(1 for s in slow if s[1] > BOT_GOAL / 2),
-        "skipped": skipped,
+        "together": together,
+        "unclicked": unclicked,
         "pause": max((d["pause"] for d in watch.pages), default=None),
         "hidden": sum(d["hidden"] for d in watch.pages),
         "clicks": sum(len(d["clicks"]) for d in watch.pages),
@@ -560,39 +608,46 @@ def moves_made(tables: list[Table], started: float, ended: float) -> dict:
 
 
 class Cpu:
-    """CPU seconds of the set's processes (with their children), the browser and the machine."""
+    """Where the machine's CPU went during the run: the set's processes (with their children),
+    the browser, PostgreSQL and Redis, this script, and everything else (other people's work
+    on the machine). Every process is read at both ends; one born meanwhile counts whole."""
 
     def __init__(self, processes: dict):
         import psutil
 
         self.psutil = psutil
-        self.groups = {}
-        for name, process in processes.items():
-            root = psutil.Process(process.pid)
-            self.groups[name] = [root, *root.children(recursive=True)]
-        browsers = [
-            p
-            for p in psutil.Process().children(recursive=True)
-            if "chrom" in p.name().lower() or "headless" in p.name().lower()
-        ]
-        self.groups["chromium"] = browsers
-        self.groups["this script"] = [psutil.Process()]
+        self.roots = {p.pid: name for name, p in processes.items()}
         self.start = self._read()
         self.machine = psutil.cpu_times()
         self.load = os.getloadavg()
         self.began = time.monotonic()
 
+    def _group(self, process, me: int) -> str:
+        try:
+            chain = [process, *process.parents()]
+            name = process.name().lower()
+        except self.psutil.Error:
+            return "others"
+        for link in chain:
+            if link.pid in self.roots:
+                return self.roots[link.pid]
+        if "chrom" in name or "headless" in name or "playwright" in name or "node" == name:
+            return "chromium" if any(p.pid == me for p in chain) else "others"
+        if name.startswith("postgres"):
+            return "postgresql"
+        if name.startswith("redis"):
+            return "redis"
+        return "this script" if process.pid == me else "others"
+
     def _read(self) -> dict:
+        me = os.getpid()
         used = {}
-        for name, group in self.groups.items():
-            total = 0.0
-            for p in group:
-                try:
-                    times = p.cpu_times()
-                    total += times.user + times.system
-                except self.psutil.NoSuchProcess:
-                    pass
-            used[name] = total
+        for process in self.psutil.process_iter():
+            try:
+                times = process.cpu_times()
+            except self.psutil.Error:
+                continue
+            used[process.pid] = (self._group(process, me), times.user + times.system)
         return used
 
     def report(self) -> dict:
@@ -603,12 +658,18 @@ class Cpu:
         def busy(t):
             return t.user + t.system + t.nice + getattr(t, "irq", 0) + getattr(t, "softirq", 0)
 
-        ours = {name: end[name] - self.start[name] for name in end}
+        groups = defaultdict(float)
+        for pid, (group, used) in end.items():
+            before = self.start.get(pid, (group, 0.0))[1]
+            groups[group] += max(0.0, used - before)
         return {
-            "cores busy (whole machine)": (busy(machine) - busy(self.machine)) / seconds,
-            "cores busy (by process)": {n: round(v / seconds, 2) for n, v in ours.items()},
-            "load before": self.load,
-            "load after": os.getloadavg(),
+            "seconds": round(seconds),
+            "cores busy (whole machine)": round((busy(machine) - busy(self.machine)) / seconds, 2),
+            "cores busy (by process)": {
+                n: round(v / seconds, 2) for n, v in sorted(groups.items())
+            },
+            "load before": [round(x, 2) for x in self.load],
+            "load after": [round(x, 2) for x in os.getloadavg()],
         }
 
 
@@ -619,6 +680,16 @@ def main() -> None:
     parser.add_argument("--bot-tables", type=int, default=10)
     parser.add_argument("--person-tables", type=int, default=5)
     parser.add_argument("--timeout-tables", type=int, default=3)
+    parser.add_argument(
+        "--think", type=float, default=1.0, help="seconds a person takes to choose each move"
+    )
+    parser.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a variable for the set's processes, e.g. WORKER_CONCURRENCY=1 (to find out why)",
+    )
     parser.add_argument("--logs", type=Path, help="keep the processes' logs in this folder")
     parser.add_argument("--json", type=Path, help="write the raw figures there")
     args = parser.parse_args()
@@ -629,6 +700,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
         env = set_environment(args.set, folder)
+        env.update(x.split("=", 1) for x in args.env)
         prepare(args.set == "procfile", env)
         processes, base, notes = start(args.set, env, folder)
         print(f"set {args.set}: {', '.join(processes)} at {base}", *notes, sep="\n", flush=True)
@@ -655,7 +727,7 @@ def report(args, tables, watch, started, ended, used, folder, processes) -> None
     ran = tasks(folder, processes, tables, started, ended)
     made = moves_made(tables, started, ended)
     seconds = ended - started
-    print(f"\n== set {args.set}, {seconds:.0f} s ==")
+    print(f"\n== set {args.set}, {seconds:.0f} s", *args.env, "==")
     print(
         f"tables: {args.bot_tables} left to bots, {args.person_tables} with a person in "
         f"Chromium, {args.timeout_tables} where the person never moves; replaced when over: "
@@ -665,10 +737,18 @@ def report(args, tables, watch, started, ended, used, folder, processes) -> None
     print(
         f"\nbot replies on the person's screen ({len(replies['intervals'])} bot moves, "
         f"{replies['clicks']} clicks; page pause {replies['pause']} s; "
-        f"not shown one by one: {replies['skipped']}; hidden ticks: {replies['hidden']}):"
+        f"shown at once with the move after them: {replies['together']}; "
+        f"after a move of the person's with no click seen: {replies['unclicked']}; "
+        f"hidden ticks: {replies['hidden']}):"
     )
     if replies["intervals"]:
         print(f"  after the move before (or the click): {fmt(replies['intervals'])}")
+        for label, key in (
+            ("the first reply, after the click", "after_click"),
+            ("a bot's move after a bot's", "after_bot"),
+        ):
+            if replies[key]:
+                print(f"    {label}: {fmt(replies[key])}")
         print(f"  server, the move before to the bot's: {fmt(replies['server'])}")
         print(f"  server, the person's move to the first bot reply: {fmt(replies['first_reply'])}")
         slow = replies["slow"]
@@ -732,6 +812,7 @@ def report(args, tables, watch, started, ended, used, folder, processes) -> None
                     "queued": watch.queued,
                     "cpu": used,
                     "made": made,
+                    "pages": watch.pages,
                 }
             )
         )
