@@ -26,7 +26,10 @@ from django.db import transaction
 
 log = logging.getLogger(__name__)
 
-BROKER_RETRY_AFTER = 10.0  # seconds
+# Short enough that the live tick queues the stalled bot turns within a few seconds of the
+# broker's return (benchmarks/outage.py); long enough that a broker which hangs (rather than
+# refuses) costs a process one socket timeout every few seconds, not every call.
+BROKER_RETRY_AFTER = 3.0  # seconds
 _broker_down_until = 0.0
 
 

@@ -9,6 +9,7 @@ tick (the database away) is logged and the next one tries again.
 from __future__ import annotations
 
 import logging
+import signal
 import time
 
 from django.core.management.base import BaseCommand
@@ -28,7 +29,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, interval: float, once: bool, **options):
         log.info("live tick every %s s", interval)
-        while True:
+        stopping = []
+        # A process manager's SIGTERM ends the tick between two passes (exit 0), never midway.
+        signal.signal(signal.SIGTERM, lambda signum, frame: stopping.append(signum))
+        while not stopping:
             started = time.monotonic()
             try:
                 found = tick()
@@ -41,4 +45,5 @@ class Command(BaseCommand):
                 log.info("tick: %s", found)
             if once:
                 return
-            time.sleep(max(0.0, interval - (time.monotonic() - started)))
+            time.sleep(max(0.0, interval - (time.monotonic() - started)))  # SIGTERM: then stop
+        log.info("live tick stopped")
