@@ -310,11 +310,16 @@ def person(name: str):
     return User.objects.create_user(name, f"{name}@example.com")  # force_login: no password
 
 
-def open_person_page(browser, base: str, table: Table, watch: Watch, think: float) -> None:
+def open_person_page(browser, base: str, table: Table, watch: Watch, args) -> None:
     from playwright.sync_api import expect
 
     page, _ = open_page(browser, base, table.user)
-    page.context.add_init_script(player(think))
+    page.context.add_init_script(player(args.think))
+    # The acting seat's glow (an endless box-shadow animation, table.css) repaints the page at
+    # every frame: in this software-rendered Chromium, 0.4 cores per open page, taken from the
+    # site's two cores, where people's browsers run on their own machines. The pace of the
+    # moves is the same either way (live.js).
+    page.emulate_media(reduced_motion=args.motion)
     page.on("response", lambda r: r.status >= 300 and _count(watch.errors, r.status))
     game_page(page, expect, table.game_id)
     table.page = page
@@ -393,7 +398,7 @@ def play(args, browser, base: str, folder: Path, processes: dict):
         for i in range(count):
             tables.append(table(kind, person(f"{kind}{i}")))
             if kind == "person":
-                open_person_page(browser, base, tables[-1], watch, args.think)
+                open_person_page(browser, base, tables[-1], watch, args)
     cpu = Cpu(processes)
     started = time.time()
     print(f"{len(tables)} tables in play; running {args.seconds:.0f} s", flush=True)
@@ -457,13 +462,15 @@ def play(args, browser, base: str, folder: Path, processes: dict):
 # --- what the run says ---------------------------------------------------------------------
 
 
-def bot_replies(watch: Watch) -> dict:
-    """For each bot move a person's page showed: its time on screen minus the move before's (or
-    the person's click that made it). With the server's side of each, to tell where time went."""
+def bot_replies(watch: Watch, started: float) -> dict:
+    """For each bot move a person's page showed once every table was in play (``started``): its
+    time on screen minus the move before's (or the person's click that made it). With the
+    server's side of each, to tell where time went."""
     from games.models import MoveRecord
 
     intervals, server, first_reply, slow = [], [], [], []
     after_click, after_bot = [], []  # the intervals by what came before
+    own, then = [], []  # the first reply's: the click to the own move shown, then to the reply
     together = unclicked = 0
     for data in watch.pages:
         shown = {int(k): v / 1000 for k, v in data["shown"].items() if k.isdigit()}
@@ -490,6 +497,8 @@ def bot_replies(watch: Watch) -> dict:
             if not record.by_bot or record.seat == 0:
                 continue  # the person's own move (their seat is 0, create_game)
             persons = previous.seat == 0 and not previous.by_bot
+            if appeared[number - 1] < started:
+                continue  # while the tables were being made
             if persons:
                 before = [c for c in clicks if c <= appeared[number - 1]]
                 if not before:
@@ -503,6 +512,9 @@ def bot_replies(watch: Watch) -> dict:
             made_at = record.created_at.timestamp()
             intervals.append(wait)
             (after_click if persons else after_bot).append(wait)
+            if persons:
+                own.append(appeared[number - 1] - since)
+                then.append(appeared[number] - appeared[number - 1])
             server.append(made_at - previous.created_at.timestamp())
             if persons:
                 first_reply.append(made_at - previous.created_at.timestamp())
@@ -519,6 +531,8 @@ def bot_replies(watch: Watch) -> dict:
         "first_reply": first_reply,
         "after_click": after_click,
         "after_bot": after_bot,
+        "own": own,
+        "then": then,
         "slow": slow,
         "late_by_server": sum(1 for s in slow if s[1] > BOT_GOAL / 2),
         "together": together,
@@ -684,6 +698,12 @@ def main() -> None:
         "--think", type=float, default=1.0, help="seconds a person takes to choose each move"
     )
     parser.add_argument(
+        "--motion",
+        choices=["reduce", "no-preference"],
+        default="reduce",
+        help="the pages' prefers-reduced-motion",
+    )
+    parser.add_argument(
         "--env",
         action="append",
         default=[],
@@ -722,12 +742,16 @@ def main() -> None:
 
 
 def report(args, tables, watch, started, ended, used, folder, processes) -> None:
-    replies = bot_replies(watch)
+    replies = bot_replies(watch, started)
     late = timeouts(tables, watch, started, ended)
     ran = tasks(folder, processes, tables, started, ended)
     made = moves_made(tables, started, ended)
     seconds = ended - started
-    print(f"\n== set {args.set}, {seconds:.0f} s", *args.env, "==")
+    print(
+        f"\n== set {args.set}, {seconds:.0f} s, think {args.think} s, motion {args.motion}",
+        *args.env,
+        "==",
+    )
     print(
         f"tables: {args.bot_tables} left to bots, {args.person_tables} with a person in "
         f"Chromium, {args.timeout_tables} where the person never moves; replaced when over: "
@@ -745,6 +769,8 @@ def report(args, tables, watch, started, ended, used, folder, processes) -> None
         print(f"  after the move before (or the click): {fmt(replies['intervals'])}")
         for label, key in (
             ("the first reply, after the click", "after_click"),
+            ("      of which the click to the own move on screen", "own"),
+            ("      and the own move to the reply", "then"),
             ("a bot's move after a bot's", "after_bot"),
         ):
             if replies[key]:
@@ -805,6 +831,7 @@ def report(args, tables, watch, started, ended, used, folder, processes) -> None
                 {
                     "set": args.set,
                     "seconds": seconds,
+                    "started": started,
                     "replies": replies,
                     "timeouts": late,
                     "tasks": {f"{k[0]} {k[1]}": v for k, v in ran["by_process"].items()},
