@@ -56,6 +56,11 @@ def publish_on_commit(task_name: str, *args, **options) -> None:
     transaction.on_commit(lambda: publish(task_name, *args, **options))
 
 
+def held_off() -> bool:
+    """Whether publishing is held off after a failure (``publish`` would not try now)."""
+    return not current_app.conf.task_always_eager and time.monotonic() < _broker_down_until
+
+
 def broker_back() -> None:
     """Forget a broker failure (tests that bring the broker back)."""
     global _broker_down_until

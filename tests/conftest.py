@@ -84,6 +84,15 @@ def on_postgres(settings):
 
 
 @pytest.fixture(autouse=True)
+def tick_forgets():
+    """The live tick remembers, in its process, which stalled turns it queued again: each test
+    starts with none (the games' ids come round again)."""
+    from games.actions import deadlines
+
+    deadlines._requeued.clear()
+
+
+@pytest.fixture(autouse=True)
 def broker_presumed_up():
     """``games.queue`` stops trying a broker that failed for a few seconds: each test starts
     with the broker presumed up."""

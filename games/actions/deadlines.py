@@ -40,10 +40,12 @@ log = logging.getLogger(__name__)
 
 STALLED_BOT = timedelta(seconds=30)  # a bot turn not played by then was lost on the way
 # At a live table, a bot turn not played this long after it began was lost (or the broker was
-# away): the tick queues it again, as often as this, up to LIVE_RETRIES times, then leaves it to
-# the sweep's slower retries. A task queued twice does nothing the second time.
-LIVE_STALLED_BOT = timedelta(seconds=3)
-LIVE_RETRIES = 5
+# away): the tick queues it again, as often as this, while the turn is younger than
+# LIVE_GIVE_UP; the sweep's slower retries (STALLED_BOT, CATCHUP_RETRY) go on after that. A table
+# with no person left waits longer: its slices may stand in a long catch-up queue. A task queued
+# twice does nothing the second time.
+LIVE_STALLED_BOT = {"play": timedelta(seconds=3), "catchup": timedelta(seconds=15)}
+LIVE_GIVE_UP = timedelta(minutes=2)
 # A game's catch-up task queued again after these waits, if the game still has not moved;
 # given up after the last. The first is longer than draining a heap of due work takes (1,000
 # timeouts: about 5 minutes, BENCHMARKS.md), so that a task still queued is not queued twice.
@@ -103,29 +105,41 @@ def _play_live_timeouts(now) -> int:
     return played
 
 
+# When the tick last queued each stalled game's bot turn: (version, when). The tick's own, in its
+# process: the sweep's marks (``Game.catchup_*``) stay the sweep's, so that its retries go on
+# where the tick's end. A second tick process only queues a turn twice, which does no harm.
+_requeued: dict[int, tuple[int, datetime]] = {}
+
+
 def _requeue_live_bots(now) -> int:
-    """Live bot turns (bots, and seats on autopilot) that nobody played: queued again."""
-    since = now - LIVE_STALLED_BOT
-    seats = _live_seats().filter(acting_since__lte=since)
-    stalled = set(seats.exclude(user__bot_level="").values_list("game_id", flat=True)) | set(
-        seats.filter(autopilot=True).values_list("game_id", flat=True)
-    )
-    if not stalled:
+    """Live bot turns (bots, and seats on autopilot) that nobody played: queued again. Not while
+    the broker is held off (``games.queue``): the next tick after it tries."""
+    if queue.held_off():
         return 0
-    games = (
-        Game.objects.filter(pk__in=stalled, catchup_attempts__lt=LIVE_RETRIES)
-        .filter(Q(catchup_queued_at__isnull=True) | Q(catchup_queued_at__lte=since))
-        .only("pk", "version")
+    soonest = min(LIVE_STALLED_BOT.values())
+    bots = User.objects.exclude(bot_level="").values_list("pk", flat=True)
+    seats = _live_seats().filter(
+        acting_since__lte=now - soonest, acting_since__gt=now - LIVE_GIVE_UP
     )
-    queued = []
-    for game in games:
+    stalled = dict(
+        seats.filter(Q(user__in=bots) | Q(autopilot=True))
+        .values_list("game_id", "acting_since")
+        .order_by("acting_since")  # a game's latest turn is the one the dict keeps
+    )
+    for pk, (_version, when) in list(_requeued.items()):
+        if when <= now - LIVE_GIVE_UP:
+            del _requeued[pk]
+    queued = 0
+    for game in Game.objects.filter(pk__in=stalled).only("pk", "version"):
         task, name = bots_task(bot_levels(game).values(), attended(game))
+        wait = LIVE_STALLED_BOT.get(name, soonest)
+        version, when = _requeued.get(game.pk, (None, None))
+        if stalled[game.pk] > now - wait or (version == game.version and when > now - wait):
+            continue
         if queue.publish(task, game.pk, game.version, queue=name):
-            queued.append(game.pk)
-    Game.objects.filter(pk__in=queued).update(
-        catchup_queued_at=now, catchup_attempts=F("catchup_attempts") + 1
-    )
-    return len(queued)
+            _requeued[game.pk] = (game.version, now)
+            queued += 1
+    return queued
 
 
 def _catchup_may_queue(now) -> Q:

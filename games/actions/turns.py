@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.conf import settings
+
 from games.bots import STAND_IN
 from games.engine import to_act
-from games.models import THINKING_BOT_LEVELS, Game, Seat, Vacation
+from games.models import THINKING_BOT_LEVELS, Game, MoveRecord, Seat, Vacation
 from games.queue import publish_on_commit
 
 REMINDER_AT = 0.75  # of the time per move
@@ -60,7 +62,8 @@ def sync_acting(game: Game, state, now, moved: int | None = None, by_person: boo
 
     A person's turn gets a deadline (``move_seconds`` from now) and a reminder at 75% of it;
     in a correspondence game, a player on vacation gets their time paused instead. Bots and
-    seats on autopilot have no deadline: they move at once.
+    seats on autopilot have no deadline: they move at once. At a live table the clock also
+    gives back the time the page takes to show the bots' moves before it (``pacing_grace``).
 
     ``moved``: the seat whose move was just made, by its player (``by_person``: their run of
     timeouts ends) or by a bot for them. Its decision is over: if it must act again (the team
@@ -78,6 +81,7 @@ def sync_acting(game: Game, state, now, moved: int | None = None, by_person: boo
             ).values_list("user_id", flat=True)
         )
     changed = []
+    grace = None
     for seat in seats:
         before = (seat.acting_since, seat.deadline, seat.timeouts_in_a_row)
         if seat.position == moved:
@@ -92,7 +96,9 @@ def sync_acting(game: Game, state, now, moved: int | None = None, by_person: boo
             if person and seat.user_id in away:
                 seat.paused_seconds = game.move_seconds
             elif person:
-                start_clock(seat, game.move_seconds, now)
+                if grace is None:
+                    grace = pacing_grace(game)
+                start_clock(seat, game.move_seconds + grace, now)
         if (seat.acting_since, seat.deadline, seat.timeouts_in_a_row) != before:
             changed.append(seat)
     if changed:
@@ -100,6 +106,26 @@ def sync_acting(game: Game, state, now, moved: int | None = None, by_person: boo
             changed,
             ["acting_since", "deadline", "reminder_due", "paused_seconds", "timeouts_in_a_row"],
         )
+
+
+# The page shows at most this many moves one by one before jumping to the newest (live.js).
+MOST_STEPS = 20
+
+
+def pacing_grace(game: Game) -> float:
+    """Seconds a live turn's clock adds for the bots' moves just made (the run of them since a
+    person last moved): the page shows them one by one, ``BOT_PAUSE_SECONDS`` apart, before
+    the player sees that it is their turn. The server makes them in milliseconds, and the clock
+    must not run while the player watches them come."""
+    if game.time_control != Game.TimeControl.LIVE or not settings.BOT_PAUSE_SECONDS:
+        return 0.0
+    latest = MoveRecord.objects.filter(game=game).order_by("-number")
+    run = 0
+    for by_bot in latest.values_list("by_bot", flat=True)[:MOST_STEPS]:
+        if not by_bot:
+            break
+        run += 1
+    return run * settings.BOT_PAUSE_SECONDS
 
 
 def start_clock(seat: Seat, seconds: float, now) -> None:

@@ -219,7 +219,10 @@
     // The player's own move is shown at once; what follows it, the pause after it.
     var due = event.detail.elt === el ? shownAt + pause : performance.now();
     var slow = ahead > 1 || (ahead === 1 && due > performance.now());
-    if (!(pause > 0 && slow && ahead <= MOST_STEPS && !document.hidden)) {
+    // Choosing a discard while others do: the others' choices show nothing but "chose", and
+    // read-only steps would take the player's form away, their cards half chosen.
+    var choosing = el.dataset.phase === "discard" && el.dataset.myTurn === "1";
+    if (!(pause > 0 && slow && ahead <= MOST_STEPS && !document.hidden) || choosing) {
       return;
     }
     event.detail.shouldSwap = false;

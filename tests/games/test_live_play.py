@@ -14,7 +14,7 @@ from django.urls import reverse
 from accounts.models import Rating, RatingChange
 from accounts.selectors import profile_page
 from games import engine
-from games.actions import StaleVersion, create_game, join_game, submit_move
+from games.actions import StaleVersion, create_game, join_game, resign, submit_move
 from games.actions.deadlines import due, tick
 from games.models import Game, MoveRecord
 
@@ -63,6 +63,26 @@ def test_the_tick_leaves_correspondence_turns_to_the_sweep(act, alice, clock):
     assert not MoveRecord.objects.filter(game=game, timeout=True).exists()
 
 
+def test_a_live_clock_gives_back_the_time_the_page_takes_to_show_the_bots_moves(
+    act, alice, settings
+):
+    settings.BOT_PAUSE_SECONDS = 0.5
+    for _ in range(50):
+        game = act(create_game, alice, players=3, bots=["easy", "easy"], move_seconds=60)
+        run = list(game.moves.order_by("number").values_list("by_bot", flat=True))
+        if run and all(run):  # the bots moved first, then it was alice's turn
+            break
+        Game.objects.filter(pk=game.pk).delete()
+    else:
+        raise AssertionError("no deal with the bots first")
+    seat = game.seats.get(user=alice)
+    assert seat.deadline - seat.acting_since == timedelta(seconds=60 + 0.5 * len(run))
+    settings.BOT_PAUSE_SECONDS = 0
+    game = act(person_first, alice, move_seconds=60)
+    seat = game.seats.get(user=alice)
+    assert seat.deadline - seat.acting_since == timedelta(seconds=60), "nothing to show first"
+
+
 def test_a_live_turn_s_reminder_comes_at_the_tick_at_three_quarters_once_if_away(act, alice, clock):
     alice.email_turn = "never"  # only the reminder, then
     alice.save()
@@ -103,6 +123,37 @@ def test_the_tick_queues_again_a_live_bot_turn_whose_task_was_lost(act, alice, c
     assert tick()["stalled"] == 0, "queued a moment ago"
     clock.advance(seconds=4)
     assert tick()["stalled"] == 1, "still lost: again"
+    game.refresh_from_db()
+    assert game.catchup_attempts == 0 and game.catchup_queued_at is None, "the sweep's own"
+    clock.advance(minutes=2)
+    assert tick()["stalled"] == 0, "lost for minutes: the sweep's to queue, with its retries"
+    assert due()["stalled"] == 1
+
+
+def test_the_tick_waits_longer_for_a_table_with_no_person_left(act, alice, clock, monkeypatch):
+    """Its slices stand in the catch-up queue behind other such tables'."""
+    from games import queue
+
+    game = create_game(alice, players=3, bots=["easy", "easy"], move_seconds=60)
+    resign(alice, game.pk)  # its bot turns queued (the test's transaction: not sent)
+    queued = []
+    monkeypatch.setattr(queue, "publish", lambda *task, **options: queued.append(task) or True)
+    clock.advance(seconds=10)
+    assert tick()["stalled"] == 0
+    clock.advance(seconds=6)
+    assert tick()["stalled"] == 1
+    assert queued == [("games.tasks.play_bots", game.pk, Game.objects.get(pk=game.pk).version)]
+
+
+def test_the_tick_leaves_the_broker_alone_while_it_is_held_off(act, alice, clock, monkeypatch):
+    from games import queue
+
+    game = create_game(alice, players=3, bots=["easy", "easy"], move_seconds=60)
+    resign(alice, game.pk)
+    clock.advance(minutes=1)
+    monkeypatch.setattr(queue, "held_off", lambda: True)
+    monkeypatch.setattr(queue, "publish", lambda *task, **options: pytest.fail("published"))
+    assert tick()["stalled"] == 0
 
 
 # --- simultaneous choices -----------------------------------------------------------------------
