@@ -109,7 +109,13 @@ class SentEmailAdmin(ReadOnly):
     ordering = ["-sent_at"]
     actions = ["resend"]
 
-    @admin.action(description=_("Send the selected emails of unknown fate again"))
+    def has_resend_permission(self, request) -> bool:
+        """Sending again replaces the record: staff who may delete records, not only read."""
+        return request.user.has_perm("games.delete_sentemail")
+
+    @admin.action(
+        description=_("Send the selected emails of unknown fate again"), permissions=["resend"]
+    )
     def resend(self, request, queryset):
         selected = queryset.count()  # before: the emails sent again leave the selection
         queued = notify.resend(queryset)

@@ -497,6 +497,10 @@ class SentEmail(models.Model):
             # The health check counts them at every call: a few rows in an index, not a scan
             # of every email ever sent.
             models.Index(fields=["fate"], condition=Q(fate="unknown"), name="email_fate_unknown"),
+            # the sweep looks for sends whose worker stopped midway (``settle_lost_sends``)
+            models.Index(
+                fields=["sent_at"], condition=Q(fate="sending"), name="email_fate_sending"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -372,7 +372,7 @@ def deliver(pending_id: int, now=None) -> bool:
                 args=pending.args,
             )
     except IntegrityError:
-        _lost_while_sending(user, kind, key, now)
+        settle_lost_sends(now, user=user, kind=kind, key=key)
         pending.delete()
         return False  # sent already, for this occasion
     outcome = transmit(message)
@@ -386,20 +386,25 @@ def deliver(pending_id: int, now=None) -> bool:
     return outcome is Outcome.SENT
 
 
-def _lost_while_sending(user: User, kind: str, key: str, now) -> None:
-    """An email still being sent a claim's length after it started (its worker died, or the
-    task's time limit ended it, while it talked to the server): of unknown fate."""
-    lost = SentEmail.objects.filter(
-        user=user, kind=kind, key=key, fate=SentEmail.Fate.SENDING, sent_at__lte=now - CLAIM
-    ).update(fate=SentEmail.Fate.UNKNOWN)
-    if lost:
+def settle_lost_sends(now, **which) -> int:
+    """Emails still being sent a claim's length after they started (their worker died, or the
+    task's time limit ended it, while it talked to the server): of unknown fate. The sweep
+    looks for them all; a retry of the same occasion for its own (``which``). How many."""
+    lost = list(
+        SentEmail.objects.filter(
+            fate=SentEmail.Fate.SENDING, sent_at__lte=now - CLAIM, **which
+        ).values_list("pk", "kind", "user__email", "key")
+    )
+    SentEmail.objects.filter(pk__in=[row[0] for row in lost]).update(fate=SentEmail.Fate.UNKNOWN)
+    for _, kind, email, key in lost:
         log.error(
             "the %s email to %s (%s) was being sent when its worker stopped: its fate is "
             "unknown, it is not sent again (the admin's sent emails list it)",
             kind,
-            user.email,
+            email,
             key,
         )
+    return len(lost)
 
 
 def _retry_later(pending: PendingEmail, now) -> None:

@@ -63,6 +63,7 @@ def due(now=None) -> dict:
     done = {
         **_queue_catchup(now),
         "emails_requeued": _requeue_emails(now),
+        "emails_lost_while_sending": notifications.settle_lost_sends(now),
         "reminders": _queue_reminders(now),
         "your_turn": _queue_your_turn(now),
         "digests": _queue_digests(now),

@@ -281,6 +281,47 @@ def test_an_email_whose_worker_stopped_mid_send_is_of_unknown_fate(
     assert mail.outbox == [] and not PendingEmail.objects.exists()
 
 
+def test_staff_who_may_only_read_the_emails_cannot_send_them_again(
+    silent_server, invitation, client, make_person
+):
+    from django.contrib.auth.models import Permission
+
+    send_email(invitation.pk)
+    reader = make_person("reader")
+    reader.is_staff = True
+    reader.save()
+    reader.user_permissions.add(Permission.objects.get(codename="view_sentemail"))
+    client.force_login(reader)
+    changelist = reverse("admin:games_sentemail_changelist")
+    assert client.get(changelist).status_code == 200
+    assert 'value="resend"' not in client.get(changelist).content.decode()
+    client.post(changelist, {"action": "resend", "_selected_action": [SentEmail.objects.get().pk]})
+    assert SentEmail.objects.get().fate == SentEmail.Fate.UNKNOWN, "not sent again"
+
+
+def test_an_email_cut_mid_send_is_of_unknown_fate_even_if_it_no_longer_makes_sense(
+    monkeypatch, clock, invitation, caplog, django_capture_on_commit_callbacks
+):
+    """Its retry finds nothing to send (a turn over, a player who turned the email off) and
+    drops the outbox entry: the sweep still settles the record it left "being sent"."""
+
+    def killed(message):
+        raise SystemExit("the task's time limit")
+
+    with monkeypatch.context() as patch, pytest.raises(SystemExit):
+        patch.setattr(notifications, "transmit", killed)
+        send_email(invitation.pk)
+    PendingEmail.objects.all().delete()  # as a retry that found nothing to send would
+    clock.advance(minutes=9)
+    assert due()["emails_lost_while_sending"] == 0, "its claim still runs"
+    clock.advance(minutes=2)
+    with caplog.at_level(logging.ERROR, logger="games.notifications"):
+        assert due()["emails_lost_while_sending"] == 1
+    assert SentEmail.objects.get().fate == SentEmail.Fate.UNKNOWN
+    assert "was being sent when its worker stopped" in caplog.text
+    assert due()["emails_lost_while_sending"] == 0, "once"
+
+
 def test_an_email_the_server_refused_goes_later_once(
     settings, clock, invitation, django_capture_on_commit_callbacks
 ):
