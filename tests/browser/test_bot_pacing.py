@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from accounts.models import User
+from games import engine
 from games.actions import create_game
 from games.models import Game
 from tests.steering import play_until
@@ -127,4 +128,38 @@ def test_a_step_on_the_way_is_read_only(browser, live_server, settings, monkeypa
     game.refresh_from_db()
     expect(page.locator("#game")).to_have_attribute("data-moves", str(game.moves_made))
     expect(page.locator(".hand .card-button.playable:focus")).to_have_count(1)
+    context.close()
+
+
+def test_no_steps_while_the_player_chooses_a_discard_with_the_others(
+    browser, live_server, settings, monkeypatch
+):
+    """The others' choices show nothing but "chose": stepping through them would take alice's
+    form away, her cards half chosen. Here her page is made two moves behind, as after the
+    bots' discards, and fetches the newest table: it comes at once, the form with it."""
+    settings.BOT_PAUSE_SECONDS = 2
+    monkeypatch.setattr("games.actions.lobby.secrets.randbits", lambda bits: 3030)
+    alice = User.objects.create_user(username="alice", email="alice@example.com", password="pw")
+    game = create_game(alice, players=3, bots=["easy", "easy"])
+    play_until(game, alice, lambda s: s.phase == "discard" and 0 in engine.to_act(s))
+    game.refresh_from_db()
+    assert game.moves_made >= 2
+    context = logged_in_context(browser, live_server, alice, **DESKTOP)
+    page = context.new_page()
+    page.goto(f"/games/{game.pk}/")
+    expect(page.locator("#game .choice-form")).to_have_count(1)
+    page.locator("#game .choice-form .card-choice input").first.check()
+    page.evaluate(WATCH)
+    page.evaluate(
+        """(url) => {
+            const table = document.getElementById("game");
+            table.dataset.moves = String(Number(table.dataset.moves) - 2);
+            htmx.ajax("GET", url, {source: "#game", target: "#game", swap: "outerHTML"});
+        }""",
+        f"/games/{game.pk}/",
+    )
+    expect(page.locator("#game")).to_have_attribute("data-moves", str(game.moves_made))
+    shown = page.evaluate("window.shown")
+    assert not any(s["step"] for s in shown), shown
+    expect(page.locator("#game .choice-form")).to_have_count(1)
     context.close()
