@@ -12,6 +12,8 @@ SQLite database and a SQLite broker in a temporary folder. Either way ``tick`` i
 its line, or by the script when the file has none yet. The settings are development's (DEBUG
 on, as ``live_push.py``): production's ask for HTTPS, which a browser on 127.0.0.1 lacks. The
 bots' pause is the site's default (``BOT_PAUSE_SECONDS``, 0.6 s) and so are the rate limits.
+The pages ask for reduced motion (``--motion``): the browser runs on the site's own two cores
+here, and the acting seat's endless glow cost it 0.4 cores a page (``open_person_page``).
 
 The tables, all live, with Medium bots, 3 to 5 players, kept in play for the whole run (one that
 ends is replaced by a new one of its kind):
