@@ -6,29 +6,40 @@ Deadlines live in the database: the live tick (``manage.py tick``, every second)
 A task is short. The bots' tasks make moves for at most ``SLICE_SECONDS`` (a move started before
 then is finished: a Hard bot's takes up to ``HARD_BOT_SECONDS``), then queue the rest of the
 table's bot turns again, behind the work already queued for other tables: one table, even one
-left to its bots for hundreds of moves, never holds a worker for long. Nothing here sleeps: the
-pause that lets a person follow the bots' cards is the page's (``BOT_PAUSE_SECONDS``,
-static/js/live.js)."""
+left to its bots for hundreds of moves, never holds a worker for long. Nothing here waits for a
+person's sake: the pause that lets a person follow the bots' cards is the page's
+(``BOT_PAUSE_SECONDS``, static/js/live.js)."""
 
 from __future__ import annotations
 
 import time
 
 from celery import shared_task
+from django.db import connection
 
 from games import notifications
 from games.actions import play_bot_move, play_due_timeouts, queue_bot_turns
 from games.actions.deadlines import due
 
 SLICE_SECONDS = 0.2
+# SQLite (``make run``'s database) lets one process write at a time, and a writer that waits for
+# the lock looks again at growing intervals, up to 100 ms apart: moves written back to back
+# kept a person's move and the live tick waiting for a whole slice, slice after slice, behind
+# tables left to their bots (benchmarks/live_tables.py --set run: replies p95 1.65 s, timeouts
+# p95 2.5 s). After each move of a slice a worker on SQLite leaves the lock free this long.
+# Not a pace: on PostgreSQL, row locks, no gap.
+SQLITE_GAP_SECONDS = 0.05
 
 
 def _slice(move, game_id: int, version: int) -> int:
     """``move(game_id, version)`` until it has nothing to do or ``SLICE_SECONDS`` have passed;
     what is left is queued again (``queue_bot_turns``). How many moves were made."""
     started = time.perf_counter()
+    gap = SQLITE_GAP_SECONDS if connection.vendor == "sqlite" else 0.0
     moves = 0
     while time.perf_counter() - started < SLICE_SECONDS:
+        if moves and gap:
+            time.sleep(gap)
         next_version = move(game_id, version)
         if next_version is None:
             return moves

@@ -178,7 +178,14 @@
     if (!el || held.moves - shown > MOST_STEPS || document.hidden) {
       finish();
     } else if (held.moves <= next) {
-      wait(due - performance.now()).then(finish);
+      wait(due - performance.now()).then(function () {
+        // A newer table may have come meanwhile: then the move it passed is shown first.
+        if (held.moves <= next) {
+          finish();
+        } else {
+          advance(performance.now());
+        }
+      });
     } else {
       Promise.all([step(el, next), wait(due - performance.now())]).then(function (done) {
         var html = done[0];
@@ -216,8 +223,11 @@
     var shown = Number(el.dataset.moves);
     var pause = pauseOf(el);
     var ahead = incoming.moves - shown;
-    // The player's own move is shown at once; what follows it, the pause after it.
-    var due = event.detail.elt === el ? shownAt + pause : performance.now();
+    // The player's own move (the answer of a form they sent: a post) is shown at once; what
+    // follows it, and whatever the table fetched itself, the pause after the move on screen.
+    var config = event.detail.requestConfig;
+    var own = config && String(config.verb).toLowerCase() === "post";
+    var due = own ? performance.now() : shownAt + pause;
     var slow = ahead > 1 || (ahead === 1 && due > performance.now());
     // Choosing a discard while others do: the others' choices show nothing but "chose", and
     // read-only steps would take the player's form away, their cards half chosen.
