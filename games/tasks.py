@@ -26,18 +26,22 @@ SLICE_SECONDS = 0.2
 # the lock looks again at growing intervals, up to 100 ms apart: moves written back to back
 # kept a person's move and the live tick waiting for a whole slice, slice after slice, behind
 # tables left to their bots (benchmarks/live_tables.py --set run: replies p95 1.65 s, timeouts
-# p95 2.5 s). After each move of a slice a worker on SQLite leaves the lock free this long.
-# Not a pace: on PostgreSQL, row locks, no gap.
-SQLITE_GAP_SECONDS = 0.05
+# p95 2.5 s). On SQLite a worker leaves the lock free this long after each move of a slice, and
+# its slices are shorter, as its one worker serves every table's queue in turn. Not a pace: on
+# PostgreSQL (row locks), no gap.
+SQLITE_GAP_SECONDS = 0.03
+SQLITE_SLICE_SECONDS = 0.1
 
 
 def _slice(move, game_id: int, version: int) -> int:
     """``move(game_id, version)`` until it has nothing to do or ``SLICE_SECONDS`` have passed;
     what is left is queued again (``queue_bot_turns``). How many moves were made."""
     started = time.perf_counter()
-    gap = SQLITE_GAP_SECONDS if connection.vendor == "sqlite" else 0.0
+    sqlite = connection.vendor == "sqlite"
+    gap = SQLITE_GAP_SECONDS if sqlite else 0.0
+    length = SQLITE_SLICE_SECONDS if sqlite else SLICE_SECONDS
     moves = 0
-    while time.perf_counter() - started < SLICE_SECONDS:
+    while time.perf_counter() - started < length:
         if moves and gap:
             time.sleep(gap)
         next_version = move(game_id, version)
