@@ -163,3 +163,32 @@ def test_no_steps_while_the_player_chooses_a_discard_with_the_others(
     assert not any(s["step"] for s in shown), shown
     expect(page.locator("#game .choice-form")).to_have_count(1)
     context.close()
+
+
+def test_the_player_s_own_card_shows_at_once_then_the_bots_at_the_pause(
+    browser, live_server, settings, monkeypatch
+):
+    """Alice plays within the pause after the last move shown (the page just loaded): her card
+    is on the table at once, not the pause later; the bots' cards come the pause apart."""
+    settings.BOT_PAUSE_SECONDS = 2
+    alice, game = alice_leads(monkeypatch)
+    before = game.moves_made
+    context = logged_in_context(browser, live_server, alice, **DESKTOP)
+    page = context.new_page()
+    page.goto(f"/games/{game.pk}/")
+    expect(page.locator("#game")).to_have_attribute("data-my-turn", "1")
+    page.evaluate(WATCH)
+    page.evaluate(
+        """() => document.addEventListener("click", () => {
+            window.clicked = performance.now();
+        }, true)"""
+    )
+    page.locator(".hand .card-button.playable").first.click()
+    expect(page.locator("#game")).to_have_attribute("data-moves", str(before + 2))
+    shown = page.evaluate("window.shown")
+    clicked = page.evaluate("window.clicked")
+    own, first_bot = (next(s for s in shown if int(s["moves"]) == before + n) for n in (1, 2))
+    # at once: well before the 2 s pause, which the bot's card waits for after it
+    assert own["at"] - clicked < 1000, (own, clicked)
+    assert first_bot["at"] - own["at"] >= 1900, (own, first_bot)
+    context.close()
