@@ -147,18 +147,8 @@ def game_page(game_id: int, user, invite_code: str = "") -> dict | None:
     if found is None:
         return None
     game, seats = found
-    infos = seat_infos(seats, user)
-    names = [s.name for s in infos]
-    mine = next((s for s in infos if s.is_me), None)
-    me = mine and mine.position
-    context = {
-        "game": game,
-        "seats": infos,
-        "me": me,
-        "names": names,
-        "my_seat": mine,
-        "bot_pause": settings.BOT_PAUSE_SECONDS,
-    }
+    context = _table_page(game, seat_infos(seats, user))
+    infos, names, me, mine = (context[key] for key in ("seats", "names", "me", "my_seat"))
     if game.status == Game.Status.OPEN:
         context["can_start"] = user.is_authenticated and game.created_by_id == user.pk
         context["seats_kept"] = me is None and user.is_authenticated and game.seats_kept_from(user)
@@ -202,6 +192,19 @@ def game_page(game_id: int, user, invite_code: str = "") -> dict | None:
     return context
 
 
+def _table_page(game: Game, infos) -> dict:
+    """What every drawing of the game page starts from: the game, its seats and the viewer's."""
+    mine = next((s for s in infos if s.is_me), None)
+    return {
+        "game": game,
+        "seats": infos,
+        "me": mine and mine.position,
+        "names": [s.name for s in infos],
+        "my_seat": mine,
+        "bot_pause": settings.BOT_PAUSE_SECONDS,
+    }
+
+
 class NoSuchStep(ValueError):
     """A step the game has not reached (or a game not started)."""
 
@@ -224,9 +227,8 @@ def game_step(game_id: int, user, step: int) -> dict | None:
     infos = seat_infos(seats, user)
     for info in infos:
         info.deadline, info.paused = None, False
-    names = [s.name for s in infos]
-    mine = next((s for s in infos if s.is_me), None)
-    me = mine and mine.position
+    context = _table_page(game, infos)
+    names, me = context["names"], context["me"]
     records = list(
         MoveRecord.objects.filter(game=game, number__lte=step)
         .order_by("number")
@@ -240,14 +242,6 @@ def game_step(game_id: int, user, step: int) -> dict | None:
     )
     seen = engine.view(state, me)
     finished = game.status == Game.Status.FINISHED
-    context = {
-        "game": game,
-        "seats": infos,
-        "me": me,
-        "names": names,
-        "my_seat": mine,
-        "bot_pause": settings.BOT_PAUSE_SECONDS,
-    }
     context.update(table_context(seen, infos, names, me))
     context["my_turn"] = False
     context["team_form"] = None
