@@ -1,3 +1,7 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
@@ -115,12 +119,47 @@ class Rating(models.Model):
 
     @property
     def ordinal(self) -> float:
-        """The rating shown and ranked (``ordinal``)."""
+        """The conservative estimate (``ordinal``)."""
         return ordinal(self.mu, self.sigma)
 
+    @property
+    def shown(self) -> Shown:
+        return shown(self.mu, self.sigma)
 
-# The rating shown and ranked is OpenSkill's ordinal, mu - z sigma: a conservative estimate of
-# skill. z is stated here once, for openskill and for the leaderboard's SQL (``ORDINAL_SQL``).
+
+# Ratings are shown on the scale players know from chess sites (Glicko's): a new player is
+# 1500 ± 350. OpenSkill's mu 25, sigma 25/3 map onto it by one factor, so ``value`` and
+# ``spread`` are mu and sigma in other units, and a player's rating moves as mu moves.
+SHOWN_CENTER = 1500
+SHOWN_PER_MU = 42  # 25/3 × 42 = 350, Glicko's first rating deviation
+# The mark "?" stays while the spread is wider than this: about the first ten games.
+PROVISIONAL_SPREAD = 260
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A rating as pages, emails and the API show it: "1523 ± 301?"."""
+
+    value: int
+    spread: int
+    provisional: bool
+
+    def __str__(self) -> str:
+        return f"{self.value}{'?' if self.provisional else ''}"
+
+
+def shown(mu: float, sigma: float) -> Shown:
+    spread = round(sigma * SHOWN_PER_MU)
+    return Shown(
+        value=round(SHOWN_CENTER + (mu - 25.0) * SHOWN_PER_MU),
+        spread=spread,
+        provisional=spread > PROVISIONAL_SPREAD,
+    )
+
+
+# The conservative estimate, mu - z sigma, ranks the leaderboard: it grows as a player wins and
+# as the system grows sure of them. z is stated here once, for openskill and for the
+# leaderboard's SQL (``ORDINAL_SQL``).
 ORDINAL_Z = 3.0
 ORDINAL_SQL = models.F("mu") - ORDINAL_Z * models.F("sigma")
 

@@ -15,7 +15,7 @@ from django.core.paginator import Paginator
 from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
-from accounts.models import RatingChange, User
+from accounts.models import RatingChange, Shown, User
 from accounts.models import ordinal as ordinal_rating
 from games import clock, engine, live, table
 from games.models import (
@@ -53,6 +53,7 @@ class SeatInfo:
     paused: bool = False
     autopilot: bool = False
     resigned: bool = False
+    rating: Shown | None = None  # None before the player's first rated game
 
 
 def seat_infos(seats: list[Seat], me) -> list[SeatInfo]:
@@ -74,6 +75,7 @@ def seat_infos(seats: list[Seat], me) -> list[SeatInfo]:
                 paused=seat.paused_seconds is not None and seat.acting_since is not None,
                 autopilot=seat.autopilot,
                 resigned=seat.resigned_at is not None,
+                rating=rating.shown if (rating := getattr(user, "rating", None)) else None,
             )
         )
     return infos
@@ -269,6 +271,8 @@ SEAT_FIELDS = (
     "user__bot_level",
     "user__bot_account",
     "user__is_active",
+    "user__rating__mu",
+    "user__rating__sigma",
 )
 # What ``log_line`` reads of a move record.
 LOG_FIELDS = ("number", "seat", "move", "timeout", "autopilot")
@@ -276,7 +280,11 @@ LOG_FIELDS = ("number", "seat", "move", "timeout", "autopilot")
 
 def table_seats(game_id: int) -> QuerySet[Seat]:
     """A game's seats with their players and the game, as the pages read them (one query)."""
-    return Seat.objects.filter(game_id=game_id).select_related("game", "user").only(*SEAT_FIELDS)
+    return (
+        Seat.objects.filter(game_id=game_id)
+        .select_related("game", "user", "user__rating")
+        .only(*SEAT_FIELDS)
+    )
 
 
 def table_context(seen: dict, infos, names: list[str], me: int | None, now=None) -> dict:
