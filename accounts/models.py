@@ -6,7 +6,6 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-from openskill.models import PlackettLuceRating
 
 from .names import name_key
 
@@ -118,11 +117,6 @@ class Rating(models.Model):
         return f"{self.user} {self.mu:.2f}±{self.sigma:.2f}"
 
     @property
-    def ordinal(self) -> float:
-        """The conservative estimate (``ordinal``)."""
-        return ordinal(self.mu, self.sigma)
-
-    @property
     def shown(self) -> Shown:
         return shown(self.mu, self.sigma)
 
@@ -155,17 +149,6 @@ def shown(mu: float, sigma: float) -> Shown:
         spread=spread,
         provisional=spread > PROVISIONAL_SPREAD,
     )
-
-
-# The conservative estimate, mu - z sigma, ranks the leaderboard: it grows as a player wins and
-# as the system grows sure of them. z is stated here once, for openskill and for the
-# leaderboard's SQL (``ORDINAL_SQL``).
-ORDINAL_Z = 3.0
-ORDINAL_SQL = models.F("mu") - ORDINAL_Z * models.F("sigma")
-
-
-def ordinal(mu: float, sigma: float) -> float:
-    return PlackettLuceRating(mu=mu, sigma=sigma).ordinal(z=ORDINAL_Z)
 
 
 class RatingChange(models.Model):

@@ -7,14 +7,16 @@
   (``games.actions.moves.do_move``). A game that never finishes is never rated, and neither is
   one of several rounds in which no person made a move after the first (bots and autopilot
   played it).
-- A seat that ends the game on autopilot (its player timed out three times in a row and never
-  came back) is ranked below every seat that was played, whatever its total: a loss on time.
+- A seat that ends the game on autopilot (its player resigned, or timed out three times in a row
+  and never came back) is ranked below every seat that was played, whatever its total: a loss on
+  time (``games.results``, the one definition of a game's result).
 - A bot level holding several seats of one game: each seat is rated from the level's rating
   before the game, and the level's new rating is the mean of its seats' results (so a level
   playing against itself learns nothing from it).
-- The leaderboard ranks by the ordinal (``accounts.models.ordinal``), mu - 3 sigma: a
-  conservative estimate of skill that grows as a player wins and as the system grows sure of
-  them.
+- Pages show a rating on the familiar scale (``accounts.models.shown``: 1500 ± 350 to begin
+  with, "?" while provisional). The leaderboard ranks by the ordinal (``accounts.models.ordinal``),
+  mu - 3 sigma: a conservative estimate of skill that grows as a player wins and as the system
+  grows sure of them.
 
 ``RatingChange`` keeps every seat's rating before and after each game: the history behind the
 profile chart, and what ``recompute_ratings`` needs to rebuild every rating from the records.
@@ -28,20 +30,13 @@ from collections.abc import Sequence
 from django.db import transaction
 from openskill.models import PlackettLuce
 
+from games import results
 from games.models import Game, MoveRecord, Seat
 
 from .models import Rating, RatingChange
 
 MODEL = PlackettLuce()
 DEFAULT = (MODEL.mu, MODEL.sigma)
-
-
-def ranks_of(totals: Sequence[int], abandoned: Sequence[bool] | None = None) -> list[int]:
-    """1 for the highest total; equal totals share a rank (10, 10, 3 -> 1, 1, 3). Seats
-    ``abandoned`` (ended on autopilot) come after all the others, by their totals."""
-    gone = abandoned or [False] * len(totals)
-    keys = [(not left, total) for left, total in zip(gone, totals, strict=True)]
-    return [1 + sum(other > mine for other in keys) for mine in keys]
 
 
 def rate(before: Sequence[tuple[float, float]], ranks: Sequence[int]) -> list[tuple[float, float]]:
@@ -76,7 +71,7 @@ def rate_finished_game(game: Game, state) -> None:
         for r in Rating.objects.select_for_update().filter(user_id__in=present).order_by("user_id")
     }
     before = [DEFAULT if u is None else (ratings[u].mu, ratings[u].sigma) for u in user_ids]
-    changes = _rating_changes(game, user_ids, totals, ranks_of(totals, abandoned), before)
+    changes = _rating_changes(game, user_ids, totals, results.ranks(totals, abandoned), before)
     RatingChange.objects.bulk_create(changes)
     _apply(changes, ratings)
     Rating.objects.bulk_update(list(ratings.values()), ["mu", "sigma", "games"])
@@ -175,7 +170,7 @@ def recompute_ratings() -> int:
             for s in seats
         ]
         totals = [s.score for s in seats]
-        ranks = ranks_of(totals, [s.autopilot for s in seats])
+        ranks = results.ranks(totals, [s.autopilot for s in seats])
         changes = _rating_changes(game, user_ids, totals, ranks, before)
         _apply(changes, ratings)
         all_changes += changes

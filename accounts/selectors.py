@@ -30,7 +30,7 @@ from games.models import Game, MoveRecord, Seat
 from games.selectors import visible_games
 from games.stats import RoundFigures, place, player_stats, wins
 
-from .models import ORDINAL_SQL, Rating, RatingChange, User, ordinal
+from .models import Rating, RatingChange, User, shown
 from .ratings import DEFAULT, history_points
 
 ABANDONED_AFTER = timedelta(days=30)
@@ -140,11 +140,11 @@ class RecentGame:
     score: int
     status: str  # "finished", "in_play" or "abandoned"
     won: bool
-    rating_change: float | None  # the ordinal's change, for a rated game
+    rating_change: str | None  # the shown rating's change, signed ("+23", "−4"), if rated
 
 
 def recent_games(
-    user: User, now: datetime, changes: dict[int, float], viewer=None
+    user: User, now: datetime, changes: dict[int, str], viewer=None
 ) -> list[RecentGame]:
     """The user's latest games that ``viewer`` may see (``games.selectors.visible_games``)."""
     seats = (
@@ -182,7 +182,7 @@ def rating_history(user: User) -> list[RatingChange]:
 
 
 def chart(values: list[float]) -> dict | None:
-    """An inline SVG line: the ordinal before the first game shown, then after each game."""
+    """An inline SVG line: the rating before the first game shown, then after each game."""
     if len(values) < 2:
         return None
     low, high = min(values), max(values)
@@ -228,11 +228,11 @@ def profile_page(username: str, now: datetime | None = None, viewer=None) -> dic
     history = rating_history(user)
     points = history_points(history)
     changes = {}
-    previous = ordinal(history[0].mu_before, history[0].sigma_before) if history else None
+    previous = shown(history[0].mu_before, history[0].sigma_before).value if history else None
     values = [previous] if history else []
     for game_id, mu, sigma in points:
-        value = ordinal(mu, sigma)
-        changes[game_id] = value - previous
+        value = shown(mu, sigma).value
+        changes[game_id] = f"{'+' if value >= previous else '−'}{abs(value - previous)}"
         values.append(value)
         previous = value
     rating = getattr(user, "rating", None)
@@ -248,8 +248,9 @@ def profile_page(username: str, now: datetime | None = None, viewer=None) -> dic
         "total": total,
         "by_players": by_players,
         "best": best,
-        "rating": rating,
-        "default_rating": ordinal(*DEFAULT),
+        "rating": rating and rating.shown,
+        "rated_games": rating.games if rating else 0,
+        "default_rating": shown(*DEFAULT),
         "chart": chart(values),
         "recent": recent_games(user, now, changes, viewer),
         "abandoned_days": ABANDONED_AFTER.days,
@@ -260,15 +261,14 @@ def profile_page(username: str, now: datetime | None = None, viewer=None) -> dic
 
 def leaderboard_page(page_number, min_games: int | None = None) -> dict:
     """One page of the rated players (bots too) with at least ``min_games`` rated games
-    (``LEADERBOARD_MIN_GAMES``), best ordinal first (2 queries: the count and the page)."""
+    (``LEADERBOARD_MIN_GAMES``), highest rating first (2 queries: the count and the page)."""
     if min_games is None:
         min_games = LEADERBOARD_MIN_GAMES
     ratings = (
         Rating.objects.filter(games__gte=min_games)
         .filter(Q(user__is_active=True) | ~Q(user__bot_level=""))
         .select_related("user")
-        .annotate(conservative=ORDINAL_SQL)
-        .order_by("-conservative", "user__username")
+        .order_by("-mu", "user__username")
     )
     page: Page = Paginator(ratings, LEADERBOARD_PAGE_SIZE).get_page(page_number)
     rows = [(page.start_index() + i, rating) for i, rating in enumerate(page.object_list)]

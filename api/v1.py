@@ -14,8 +14,7 @@ from ninja import NinjaAPI, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer, django_auth
 
-from accounts.models import ordinal
-from games import actions, engine, limits, selectors
+from games import actions, engine, limits, results, selectors
 from games.actions import ActionError, StaleVersion
 from games.actions.errors import RateLimited
 from games.forms import CreateGameForm, first_error
@@ -161,12 +160,34 @@ class Error(Schema):
     message: str
 
 
+class RatingOut(Schema):
+    value: int  # on the scale of chess sites: everyone starts at 1500
+    spread: int  # ± this much: 350 to start with, narrowing as the games tell more
+    provisional: bool  # the spread is still wide (about the first ten games): shown as "1500?"
+
+
 class Account(Schema):
     username: str
     name: str
     is_bot: bool  # a bot account (the site's own bots never use the API)
-    rating: float | None
+    rating: RatingOut | None  # None before the first rated game
     rated_games: int
+
+
+class PlaceOut(Schema):
+    seat: int
+    name: str
+    total: int
+    rank: int  # 1 for the winners; a seat that left comes after every seat that played on
+    tied: bool
+    left: bool  # ended the game on autopilot: ranked last whatever its points
+    resigned: bool
+    reason: str  # why a seat that left is ranked last, in words; "" otherwise
+
+
+class ResultOut(Schema):
+    winners: list[int]  # seats in first place
+    places: list[PlaceOut]  # first to last
 
 
 class SeatOut(Schema):
@@ -196,6 +217,7 @@ class GameOut(Schema):
     my_seat: int | None
     view: dict | None  # engine.view(state, my_seat): None before the game starts
     legal: list[dict]  # the moves my seat may make now, without their "seat"
+    result: ResultOut | None  # once the game is finished: the winners and the ranking
 
 
 class NewTable(Schema):
@@ -232,6 +254,7 @@ class RecordOut(Schema):
     moves: list[dict]  # each with its "seat", in order
     rounds: list[dict]  # each round's deal, terms, teams, tricks, loot and scores
     final: dict  # the last view: every total
+    result: ResultOut  # the winners and the ranking
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -283,6 +306,7 @@ def game_json(game: Game, user) -> dict:
             "my_seat": seat,
             "view": None,
             "legal": [],
+            "result": None,
         }
     seen = engine.view(engine.state_from_json(game.state), seat)
     legal = []
@@ -295,7 +319,17 @@ def game_json(game: Game, user) -> dict:
         "my_seat": seat,
         "view": seen,
         "legal": legal,
+        "result": result_json(game, seen) if game.status == Game.Status.FINISHED else None,
     }
+
+
+def result_json(game: Game, seen: dict) -> dict:
+    """The finished game's result: the same definition as its page and its email."""
+    return results.of_seats(seen["totals"], game.seats.all()).as_json()
+
+
+def rating_json(shown) -> dict:
+    return {"value": shown.value, "spread": shown.spread, "provisional": shown.provisional}
 
 
 @api.get("/account", response={200: Account, 401: Error}, tags=["account"])
@@ -308,7 +342,7 @@ def account(request):
         "username": user.username,
         "name": user.name,
         "is_bot": user.plays_as_bot,
-        "rating": ordinal(rating.mu, rating.sigma) if rating else None,
+        "rating": rating_json(rating.shown) if rating else None,
         "rated_games": rating.games if rating else 0,
     }
 
@@ -385,6 +419,7 @@ def record(request, game_id: int):
             {**result, "deal": deal} for result, deal in zip(final["results"], deals, strict=True)
         ],
         "final": final,
+        "result": result_json(game, final),
     }
 
 

@@ -45,9 +45,8 @@ from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from accounts.models import User
-from accounts.ratings import ranks_of
-from games import clock
+from accounts.models import RatingChange, User, shown
+from games import clock, results
 from games.engine import game_standings, state_from_json
 from games.models import ChatMessage, Game, PendingEmail, Seat, SentEmail, Vacation
 
@@ -217,16 +216,14 @@ def _game_email(kind: str, game_id: int, position: int, key: str, now):
     if kind == "game_over":
         totals = game_standings(state_from_json(game.state)).totals
         seats = list(game.seats.select_related("user"))
-        # A seat that ended on autopilot ranks after every seat that was played (its player
-        # left: a loss on time, as accounts.ratings ranks it); the best of the others won.
-        ranks = ranks_of([totals[s.position] for s in seats], [s.autopilot for s in seats])
-        context["standings"] = sorted(
-            (
-                (rank, totals[s.position], s.user.name if s.user else "", rank == 1)
-                for s, rank in zip(seats, ranks, strict=True)
-            ),
-        )
-        context["won"] = ranks[[s.position for s in seats].index(position)] == 1
+        context["result"] = result = results.of_seats(totals, seats)
+        context["won"] = result.place_of(position).rank == 1 and not seat.autopilot
+        change = RatingChange.objects.filter(game=game, position=position).first()
+        if change is not None:
+            context["rating"] = {
+                "before": shown(change.mu_before, change.sigma_before),
+                "after": shown(change.mu_after, change.sigma_after),
+            }
     return seat.user, kind, key, context
 
 

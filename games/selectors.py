@@ -16,8 +16,8 @@ from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquer
 from django.db.models.functions import Coalesce
 
 from accounts.models import RatingChange, Shown, User
-from accounts.models import ordinal as ordinal_rating
-from games import clock, engine, live, table
+from accounts.models import shown as shown_rating
+from games import clock, engine, live, results, table
 from games.models import (
     CHAT_MAX_LENGTH,
     ChatMessage,
@@ -251,6 +251,8 @@ def game_step(game_id: int, user, step: int) -> dict | None:
     shown = seen["phase"] == "board" or seen["over"]
     context["summary"] = last_round_summary(game, seen, names, me) if shown else None
     context["step"] = {"number": step}
+    if seen["over"]:
+        context["result"] = final_result(seen, infos)
     return context
 
 
@@ -392,29 +394,47 @@ def round_summary(
     return summary
 
 
+def final_result(seen: dict, infos) -> results.Result:
+    """The game's result (``games.results``) from its final view and its seats."""
+    return results.result(
+        seen["totals"],
+        [info.name for info in infos],
+        [info.autopilot for info in infos],
+        [info.resigned for info in infos],
+    )
+
+
 def game_over(game: Game, seen: dict, infos, names: list[str]) -> dict:
-    """Places, final totals, each person's rating before and after, and the rematch table."""
+    """The result, and its ranking with each player's rating before and after; the rematch."""
     changes = {c.position: c for c in RatingChange.objects.filter(game=game)}
     by_seat = {info.position: info for info in infos}
-    rows = table.ranking(seen["totals"], names, [info.autopilot for info in infos])
-    for row in rows:
-        info = by_seat[row["seat"]]
-        change = changes.get(row["seat"])
-        row["username"] = info.username
-        row["is_bot"] = info.is_bot
-        row["rating"] = None
-        if change is not None and not info.is_bot and info.username:
-            before = ordinal_rating(change.mu_before, change.sigma_before)
-            after = ordinal_rating(change.mu_after, change.sigma_after)
-            change = after - before
-            row["rating"] = {
+    result = final_result(seen, infos)
+    rows = []
+    for place in result.places:
+        info = by_seat[place.seat]
+        change = changes.get(place.seat)
+        rating = None
+        if change is not None and info.username:
+            before = shown_rating(change.mu_before, change.sigma_before)
+            after = shown_rating(change.mu_after, change.sigma_after)
+            moved = after.value - before.value
+            rating = {
                 "before": before,
                 "after": after,
-                "sign": "+" if change >= 0 else "−",
-                "size": abs(change),
+                "sign": "+" if moved >= 0 else "−",
+                "size": abs(moved),
             }
-    rematch = game.rematch_tables().first()
-    return {"ranking": rows, "rematch": rematch}
+        rows.append(
+            {
+                "place": place,
+                "ordinal": table.ordinal(place.rank),
+                "initial": table.initial(place.seat),
+                "username": info.username,
+                "is_bot": info.is_bot,
+                "rating": rating,
+            }
+        )
+    return {"result": result, "ranking": rows}
 
 
 def log_line(record, names: list[str], me: int | None, finished: bool) -> dict:

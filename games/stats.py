@@ -213,10 +213,16 @@ def head_to_head(user, other) -> dict | None:
 
 
 def place():
-    """A seat's place at its table by final totals: 1 and the number of seats with more (equal
-    totals share a place, so a shared first place is a win for each)."""
+    """A seat's place at its table, as ``games.results.ranks`` gives it: 1 + the number of seats
+    ranked above it. A seat that ended on autopilot comes after every seat that did not (false
+    sorts before true in SQL); equal totals share a place, so a shared first place is a win for
+    each."""
     higher = (
-        Seat.objects.filter(game=OuterRef("game"), score__gt=OuterRef("score"))
+        Seat.objects.filter(game=OuterRef("game"))
+        .filter(
+            Q(autopilot__lt=OuterRef("autopilot"))
+            | Q(autopilot=OuterRef("autopilot"), score__gt=OuterRef("score"))
+        )
         .order_by()
         .values("game")
         .annotate(n=Count("pk"))

@@ -566,33 +566,6 @@ def round_summary(result: dict, number: int, names: Sequence[str]) -> dict:
     }
 
 
-def ranking(
-    totals: Sequence[int], names: Sequence[str], abandoned: Sequence[bool] | None = None
-) -> list[dict]:
-    """Seats from first to last by final total; equal totals share a place. A seat that ended
-    on autopilot (``abandoned``) comes after every seat that was played, whatever its total:
-    its player left (as the ratings rank it, accounts.ratings.ranks_of)."""
-    left = list(abandoned or [False] * len(totals))
-    keys = [(not gone, total) for gone, total in zip(left, totals, strict=True)]
-    rows = []
-    for s, total in enumerate(totals):
-        rank = 1 + sum(other > keys[s] for other in keys)
-        tied = sum(other == keys[s] for other in keys) > 1
-        rows.append(
-            {
-                "seat": s,
-                "name": names[s],
-                "total": total,
-                "rank": rank,
-                "tied": tied,
-                "place": ordinal(rank),
-                "initial": initial(s),
-                "abandoned": left[s],
-            }
-        )
-    return sorted(rows, key=lambda row: (row["rank"], row["seat"]))
-
-
 # --- the move log -------------------------------------------------------------------------------
 
 

@@ -75,6 +75,5 @@ def view(state: GameState, seat: int | None) -> dict:
         ],
         "totals": standings.totals,
         "over": standings.over,
-        "winners": standings.winners,
         "legal": [] if seat is None else [move_to_json(m) for m in legal_moves(state, seat)],
     }

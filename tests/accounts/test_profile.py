@@ -110,8 +110,9 @@ def test_the_profile_page(client, history, alice):
     assert '<svg class="rating-chart"' in html and "<polyline points=" in html
     assert "in play" in html and "won" in html
     assert "Abandoned: a game that started but has had no move for 30 days." in html
-    rating = Rating.objects.get(user=alice)
-    assert f"<strong>{rating.ordinal:.1f}</strong> after 3 rated games" in html
+    rating = Rating.objects.get(user=alice).shown
+    assert f"<strong>{rating}</strong> ± {rating.spread} after 3 rated games" in html
+    assert rating.provisional and '<span class="tag">provisional</span>' in html
 
 
 def test_an_abandoned_game_is_labelled_on_the_profile(history, alice):
@@ -130,8 +131,8 @@ def test_the_rating_changes_add_up_on_the_profile(history, alice):
     assert len(changes) == 3
     chart = context["chart"]
     assert chart["games"] == 3
-    assert chart["latest"] == pytest.approx(Rating.objects.get(user=alice).ordinal)
-    assert chart["latest"] - chart["first"] == pytest.approx(sum(changes))
+    assert chart["latest"] == Rating.objects.get(user=alice).shown.value
+    assert chart["latest"] - chart["first"] == sum(int(c.replace("−", "-")) for c in changes)
 
 
 def test_a_bot_has_a_profile_labelled_as_a_bot(client, finish_game, alice):
@@ -156,7 +157,7 @@ def test_no_profile_for_unknown_or_deactivated_players(client, make_person, user
     assert client.get(reverse("profile", args=[username])).status_code == 404
 
 
-def test_the_leaderboard_ranks_by_the_conservative_rating(
+def test_the_leaderboard_ranks_by_the_shown_rating(
     client, finish_game, tied_game, alice, bob, carol, monkeypatch
 ):
     tied_game(alice, bob, carol)
@@ -169,8 +170,10 @@ def test_the_leaderboard_ranks_by_the_conservative_rating(
     ranked = [rating.user.username for _, rating in context["rows"]]
     assert "alice" in ranked and "bob" not in ranked  # bob has one rated game
     assert "bot-easy" in ranked  # two seats of one game: two rated games
-    ordinals = [rating.conservative for _, rating in context["rows"]]
-    assert ordinals == sorted(ordinals, reverse=True)
+    values = [rating.shown.value for _, rating in context["rows"]]
+    assert values == sorted(values, reverse=True)
+    for _, rating in context["rows"]:
+        assert f"{rating.shown} <span class=\"spread\">± {rating.shown.spread}</span>" in html
     assert [rank for rank, _ in context["rows"]] == list(range(1, len(ranked) + 1))
     assert "at least 2 finished games" in html
     for name in ranked:

@@ -7,10 +7,11 @@ import random
 import pytest
 from django.core.management import call_command
 
-from accounts.models import Rating, RatingChange, User, bot_user, ordinal
-from accounts.ratings import DEFAULT, ranks_of, rate, rate_finished_game
+from accounts.models import Rating, RatingChange, User, bot_user, shown
+from accounts.ratings import DEFAULT, rate, rate_finished_game
 from games.actions import create_game
 from games.models import Game, Round, RoundSeat
+from games.results import ranks
 
 from .conftest import TIE_TOTALS, play_out, state_of
 
@@ -52,13 +53,13 @@ def assert_recomputed_from_the_records():
 
 
 def test_ranks_share_a_place_on_equal_totals():
-    assert ranks_of([10, 10, 3]) == [1, 1, 3]
-    assert ranks_of([3, 10, 10, 12]) == [4, 2, 2, 1]
-    assert ranks_of([5, 5]) == [1, 1]
+    assert ranks([10, 10, 3], [False] * 3) == [1, 1, 3]
+    assert ranks([3, 10, 10, 12], [False] * 4) == [4, 2, 2, 1]
+    assert ranks([5, 5], [False] * 2) == [1, 1]
 
 
 def test_rate_moves_the_winner_up_and_ties_alike():
-    after = rate([DEFAULT] * 3, ranks_of([10, 10, 3]))
+    after = rate([DEFAULT] * 3, ranks([10, 10, 3], [False] * 3))
     assert after[0] == after[1]
     assert after[0][0] > DEFAULT[0] > after[2][0]
     assert all(sigma < DEFAULT[1] for _, sigma in after)
@@ -72,7 +73,7 @@ def test_a_finished_game_is_rated_once_in_the_same_transaction(finish_game, alic
     assert [c.position for c in changes] == [0, 1, 2]
     seats = list(game.seats.all())
     assert [c.score for c in changes] == [s.score for s in seats]
-    assert [c.rank for c in changes] == ranks_of([s.score for s in seats])
+    assert [c.rank for c in changes] == ranks([s.score for s in seats], [False] * 3)
     mine = Rating.objects.get(user=alice)
     assert mine.games == 1
     assert (mine.mu, mine.sigma) == pytest.approx((changes[0].mu_after, changes[0].sigma_after))
@@ -156,5 +157,17 @@ def test_a_deleted_players_seats_keep_their_history(finish_game, tied_game, alic
     assert_recomputed_from_the_records()
 
 
-def test_ordinal_is_mu_minus_three_sigma():
-    assert ordinal(25.0, 25 / 3) == pytest.approx(0.0)
+def test_a_rating_is_shown_on_the_familiar_scale_from_the_openskill_figures():
+    new = shown(*DEFAULT)
+    assert (new.value, new.spread, new.provisional, str(new)) == (1500, 350, True, "1500?")
+    settled = shown(DEFAULT[0] + 2.0, 6.0)
+    assert (settled.value, settled.spread, settled.provisional, str(settled)) == (
+        1584,
+        252,
+        False,
+        "1584",
+    )
+    # A player's shown rating moves as their mu moves: a win raises it, a loss lowers it.
+    after = rate([DEFAULT] * 3, ranks([10, 5, 3], [False] * 3))
+    values = [shown(mu, sigma).value for mu, sigma in after]
+    assert values[0] > 1500 > values[2]
