@@ -25,8 +25,9 @@ import contextlib
 import functools
 import logging
 import time
+import uuid
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 
 from asgiref.sync import sync_to_async
 from django import db
@@ -231,8 +232,24 @@ WATCHERS = "nyet:watchers:"  # + the game's id: a sorted set of streams, scored 
 WATCHER_TTL = 45.0  # seconds: a stream says it still watches more often than that
 
 
+def watcher_token(user_id: int | None) -> str:
+    """A new stream's name in the count: whose it is (a user's id, or ``-`` for a visitor
+    not logged in) and a random part, so that a count can leave out the seated players'."""
+    return f"{user_id or '-'}:{uuid.uuid4().hex}"
+
+
+def _whose(token: str) -> int | None:
+    user_id = token.split(":", 1)[0] if ":" in token else ""
+    return int(user_id) if user_id.isdigit() else None
+
+
 class Watchers:
     """How many people not seated at a game have its page open (its spectators' streams).
+
+    Each open page's stream is a member, named by its user (``watcher_token``); the count
+    leaves out the streams of the users ``seated`` at the table when it is read, so that a
+    spectator who takes a seat stops counting at once, on every page, although their stream
+    was opened as a spectator's (and a player who leaves a waiting table counts again).
 
     With Redis, every web process counts together: each stream is a member of the game's sorted
     set, scored by when it expires unless it says it still watches (``still``); a process that
@@ -240,7 +257,7 @@ class Watchers:
     process), this process's count is the count."""
 
     def __init__(self) -> None:
-        self.here: dict[int, int] = defaultdict(int)
+        self.here: dict[int, dict[str, int | None]] = defaultdict(dict)
 
     def _redis(self):
         if not settings.REDIS_URL or time.monotonic() < _redis_down_until:
@@ -259,7 +276,7 @@ class Watchers:
             log.warning("could not count the watchers in Redis", exc_info=True)
 
     def came(self, game_id: int, token: str) -> None:
-        self.here[game_id] += 1
+        self.here[game_id][token] = _whose(token)
         self.still(game_id, token)
 
     def still(self, game_id: int, token: str) -> None:
@@ -277,25 +294,28 @@ class Watchers:
         self._try(work)
 
     def left(self, game_id: int, token: str) -> None:
-        self.here[game_id] -= 1
-        if self.here[game_id] <= 0:
+        self.here[game_id].pop(token, None)
+        if not self.here[game_id]:
             del self.here[game_id]
         self._try(lambda client: client.zrem(f"{WATCHERS}{game_id}", token))
 
-    def count(self, game_id: int) -> int:
+    def count(self, game_id: int, seated: Iterable[int] = ()) -> int:
+        """The open streams of ``game_id`` but for those of the ``seated`` users (ids)."""
         global _redis_down_until
+        seated = set(seated)
         client = self._redis()
         if client is not None:
             key = f"{WATCHERS}{game_id}"
             try:
                 # the streams not yet expired, in one read (every game page asks: ``still``
                 # prunes the expired ones)
-                return int(client.zcount(key, f"({time.time()}", "+inf"))
+                tokens = client.zrangebyscore(key, f"({time.time()}", "+inf")
+                return sum(_whose(t.decode()) not in seated for t in tokens)
             except Exception:
                 # Pages do not wait for a Redis that is away: this process's count meanwhile.
                 _redis_down_until = time.monotonic() + PUBLISH_RETRY_AFTER
                 log.warning("could not count the watchers in Redis", exc_info=True)
-        return self.here.get(game_id, 0)
+        return sum(user_id not in seated for user_id in self.here.get(game_id, {}).values())
 
 
 watchers = Watchers()

@@ -99,8 +99,8 @@ class Game(models.Model):
     # then gives up, on a task that keeps failing. A move clears both.
     catchup_queued_at = models.DateTimeField(null=True, blank=True)
     catchup_attempts = models.PositiveSmallIntegerField(default=0)
-    # The finished game this table replays with the same seats: a second player asking for a
-    # rematch joins this table instead of making another.
+    # The finished game this one replays with the same seats (started once every person at that
+    # table accepted its ``RematchOffer``).
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )
@@ -123,24 +123,6 @@ class Game(models.Model):
         that any text a visitor sends is a fair answer (compare_digest refuses non-ASCII str)."""
         return isinstance(code, str) and secrets.compare_digest(
             code.encode(), self.invite_code.encode()
-        )
-
-    def rematch_tables(self):
-        """This finished game's rematches, the first first, but for those that expired: a
-        rematch whose seats were never filled does not stop the players asking for another."""
-        return self.rematches.exclude(status=self.Status.ABORTED, started_at__isnull=True).order_by(
-            "pk"
-        )
-
-    def seats_kept_from(self, user) -> bool:
-        """Whether this table's seats are kept from ``user``: a rematch keeps them for the
-        players of the game before and for whoever they invite to it (how a seat its old
-        player never takes goes to someone else); any other table keeps no seat."""
-        if self.rematch_of_id is None:
-            return False
-        return not (
-            Seat.objects.filter(game_id=self.rematch_of_id, user=user).exists()
-            or self.invitations.filter(invitee=user).exists()
         )
 
     @property
@@ -168,6 +150,56 @@ class Game(models.Model):
         minutes = self.move_seconds // 60
         text = ngettext("live, %(count)d minute a move", "live, %(count)d minutes a move", minutes)
         return text % {"count": minutes}
+
+
+class RematchOffer(models.Model):
+    """A rematch asked for at the end of a finished game, as on lichess: every other person
+    of that table (``Seat``s of people, bots aside) accepts or declines on the game's page; the
+    new game starts with the same seats once all have accepted (the bots keep theirs), or the
+    offer ends: declined, cancelled by someone who had accepted, or expired (the live tick and
+    the sweep find ``expires_at``, ``actions.deadlines``). Changed only with the finished game's
+    row locked (``actions.lobby``): one open offer per game at a time."""
+
+    class Outcome(models.TextChoices):
+        OPEN = "open", _("waiting for answers")
+        ACCEPTED = "accepted", _("accepted: the rematch started")
+        DECLINED = "declined", _("declined")
+        CANCELLED = "cancelled", _("cancelled")
+        EXPIRED = "expired", _("expired")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rematch_offers")
+    asked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    asked_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    # The ids of the people who said yes, the one who asked first.
+    accepted = models.JSONField(default=list)
+    outcome = models.CharField(max_length=9, choices=Outcome, default=Outcome.OPEN)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    # Who declined or cancelled it (None when it expired, or was accepted by everyone).
+    ended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    new_game = models.OneToOneField(
+        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"], condition=Q(outcome="open"), name="rematch_offer_open_once"
+            ),
+        ]
+        indexes = [  # the tick's look for the offers that expire, among every offer ever made
+            models.Index(
+                fields=["expires_at"], condition=Q(outcome="open"), name="rematch_offer_due"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"rematch of {self.game} ({self.outcome})"
 
 
 class Seat(models.Model):

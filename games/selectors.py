@@ -25,6 +25,7 @@ from games.models import (
     Invitation,
     MoveRecord,
     Play,
+    RematchOffer,
     Round,
     Seat,
     before_first_card,
@@ -153,7 +154,6 @@ def game_page(game_id: int, user, invite_code: str = "") -> dict | None:
     infos, names, me, mine = (context[key] for key in ("seats", "names", "me", "my_seat"))
     if game.status == Game.Status.OPEN:
         context["can_start"] = user.is_authenticated and game.created_by_id == user.pk
-        context["seats_kept"] = me is None and user.is_authenticated and game.seats_kept_from(user)
         context["bot_levels"] = [  # Expert at correspondence tables only
             (value, label)
             for value, label in User.BotLevel.choices
@@ -177,7 +177,8 @@ def game_page(game_id: int, user, invite_code: str = "") -> dict | None:
     context["can_abort"] = playing and before_first_card(state)
     context["can_resign"] = playing and not mine.resigned and not context["can_abort"]
     if game.status == Game.Status.ACTIVE:
-        context["watching"] = live.watchers.count(game.pk)
+        # the spectators: not the players' own streams, though opened before they sat down
+        context["watching"] = live.watchers.count(game.pk, seated={i.user_id for i in infos})
     finished = game.status == Game.Status.FINISHED
     records = (
         MoveRecord.objects.filter(game=game, round=seen["round"])
@@ -191,6 +192,7 @@ def game_page(game_id: int, user, invite_code: str = "") -> dict | None:
     context["summary"] = last_round_summary(game, seen, names, me) if shown else None
     if finished:
         context.update(game_over(game, seen, infos, names))
+        context["rematch"] = rematch_offer(game, infos)
     return context
 
 
@@ -651,3 +653,41 @@ def games_in_play(filters: dict, page) -> dict:
     # A page number not understood gives the first page; one past the end, the last.
     listing = Paginator(games, IN_PLAY_PAGE_SIZE).get_page(page)
     return {"page": listing, "games": list(listing), "now": clock.now()}
+
+
+def rematch_offer(game: Game, infos) -> dict:
+    """What a finished game's page says of its rematch (``RematchOffer``, the latest), for the
+    viewer of ``infos`` (``is_me``): who asked, who accepted, whom it waits for, how it ended,
+    and the new game once it started. The people are the seats' (``actions.lobby
+    .rematch_people``): persons with an account, not bots. One query."""
+    offer = game.rematch_offers.first()
+    people = [i for i in infos if i.user_id and not i.is_bot and i.username]
+    by_user = {i.user_id: i.name for i in people}
+    me = next((i for i in people if i.is_me), None)
+    context = {"offer": offer, "me": me, "open": False, "new_game_id": None, "can_ask": False}
+    if offer is None:
+        context["can_ask"] = me is not None
+        return context
+    accepted = set(offer.accepted)
+    context.update(
+        {
+            "open": offer.outcome == RematchOffer.Outcome.OPEN,
+            "outcome": offer.outcome,
+            "asker": by_user.get(offer.asked_by_id, ""),
+            "ended_by": by_user.get(offer.ended_by_id, ""),
+            "waiting": [i.name for i in people if i.user_id not in accepted],
+            "accepted": [i.name for i in people if i.user_id in accepted],
+            "new_game_id": offer.new_game_id,
+            "i_asked": me is not None and me.user_id == offer.asked_by_id,
+            "to_answer": me is not None and me.user_id not in accepted,
+        }
+    )
+    if context["open"]:
+        left = max(0, int((offer.expires_at - clock.now()).total_seconds()))
+        context["seconds_left"] = left
+        context["clock"] = table.clock_text(left)
+        context["expires_iso"] = offer.expires_at.replace(microsecond=0).isoformat()
+    # A rematch that did not happen may be asked again; one that started, not (its own end
+    # offers the next).
+    context["can_ask"] = me is not None and not context["open"] and not offer.new_game_id
+    return context

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-import uuid
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
@@ -22,8 +21,8 @@ from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games.live import CHAT, VERSION, hub, released, watchers
-from games.models import ChatMessage, Game, Seat
+from games.live import CHAT, VERSION, hub, released, watcher_token, watchers
+from games.models import ChatMessage, Game
 from games.selectors import can_view
 
 KEEP_ALIVE = 15.0  # seconds
@@ -32,14 +31,11 @@ RETRY_MS = 1000  # how soon the browser reconnects
 
 
 @released
-def _visible(game_id: int, user, invite_code: str) -> tuple[bool, bool]:
-    """(may see, is seated): the game page's rule (``selectors.can_view``), for a private
-    game's stream is no one else's business either; a seated person is not a spectator."""
+def _visible(game_id: int, user, invite_code: str) -> bool:
+    """The game page's rule (``selectors.can_view``), for a private game's stream is no one
+    else's business either."""
     game = Game.objects.filter(pk=game_id).first()
-    if game is None or not can_view(game, user, invite_code):
-        return False, False
-    seated = user.is_authenticated and Seat.objects.filter(game=game, user=user).exists()
-    return True, seated
+    return game is not None and can_view(game, user, invite_code)
 
 
 def event(version: int, kind: str = VERSION) -> str:
@@ -48,10 +44,14 @@ def event(version: int, kind: str = VERSION) -> str:
     return f"id: {version}\nevent: version\ndata: {version}\n\n"
 
 
-async def game_events(game_id: int, lifetime: float = LIFETIME, watcher: bool = False):
+async def game_events(
+    game_id: int, lifetime: float = LIFETIME, watcher: bool = False, user_id: int | None = None
+):
     """The stream's text: the version (and the chat's latest message) now, then each new one,
-    and keep-alive comments. A ``watcher`` (not seated) is counted as one while it lasts."""
-    token = uuid.uuid4().hex
+    and keep-alive comments. A ``watcher`` (an open page, of ``user_id`` when logged in) is
+    counted while it lasts; the count leaves out the streams of the players seated when it is
+    read (``live.Watchers``), so a spectator who sits down stops counting at once."""
+    token = watcher_token(user_id)
     if watcher:
         await _off_loop(watchers.came, game_id, token)
     try:
@@ -106,15 +106,15 @@ def _current(game_id: int) -> dict[str, int]:
 async def events(request, pk: int):
     user = await request.auser()
     invite_code = request.GET.get("invite", "")[:64]
-    visible, seated = await sync_to_async(_visible)(pk, user, invite_code)
-    if not visible:
+    if not await sync_to_async(_visible)(pk, user, invite_code):
         raise Http404(_("There is no such game."))
     if not isinstance(request, ASGIRequest):
         # Under a WSGI server an open stream would hold a thread for as long as the page stays
         # open: 204 tells the browser's EventSource to stop, and the page polls instead.
         return HttpResponse(status=204)
     response = StreamingHttpResponse(
-        game_events(pk, watcher=not seated), content_type="text/event-stream"
+        game_events(pk, watcher=True, user_id=user.pk if user.is_authenticated else None),
+        content_type="text/event-stream",
     )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once

@@ -23,6 +23,18 @@ urlpatterns = [
     path("games/<int:pk>/resign/", views.resign, name="game_resign"),
     path("games/<int:pk>/abort/", views.abort, name="game_abort"),
     path("games/<int:pk>/rematch/", views.rematch, name="game_rematch"),
+    path(
+        "games/<int:pk>/rematch/accept/",
+        views.rematch_answer,
+        {"answer": "accept"},
+        name="game_rematch_accept",
+    ),
+    path(
+        "games/<int:pk>/rematch/decline/",
+        views.rematch_answer,
+        {"answer": "decline"},
+        name="game_rematch_decline",
+    ),
     path("games/<int:pk>/chat/", views.chat, name="game_chat"),
     path("games/<int:pk>/chat/report/", views.report_chat, name="game_chat_report"),
     path("games/<int:pk>/replay/", views.replay, name="game_replay"),

@@ -31,6 +31,7 @@ from games import actions, clock, limits, selectors, stats
 from games.actions import ActionError
 from games.actions.deadlines import VACATION_DAYS, vacation_left
 from games.actions.errors import RateLimited
+from games.actions.lobby import accept_rematch, decline_rematch
 from games.engine import PLAYER_COUNTS
 from games.forms import (
     DEFAULT_PLAYERS,
@@ -190,9 +191,23 @@ def game(request, pk: int):
     if code:
         context["invite"] = code
     if request.htmx:
-        return render(request, GAME_FRAGMENT, context)
+        return _fragment(request, context)
     context["chat"] = selectors.table_chat(pk, request.user, seated=context["me"] is not None)
     return render(request, "games/game.html", context)
+
+
+def _fragment(request, context: dict, status: int = 200):
+    """The ``#game`` fragment; for a player of a finished game whose rematch has started, the
+    new game instead (htmx follows ``HX-Redirect``): their open page moves there by itself."""
+    rematch = context.get("rematch")
+    if rematch and rematch["new_game_id"] and rematch["me"] is not None:
+        return HttpResponseClientRedirect(reverse("game", args=[rematch["new_game_id"]]))
+    return render(request, GAME_FRAGMENT, context, status=status)
+
+
+# The page's table with its chat (``games/game.html#table_and_chat``): the answer to a form that
+# seats the player or takes them from their seat, for the chat comes and goes with the seat.
+TABLE_AND_CHAT = "games/game.html#table_and_chat"
 
 
 STEP = re.compile(r"[0-9]{1,9}")
@@ -231,8 +246,9 @@ def poll(request, pk: int):
 poll.stays_cheap = True  # it runs every few seconds: one query, the player is not loaded
 
 
-def _answer(request, pk: int, error: ActionError | None = None):
-    """The game fragment for HTMX, else a redirect back to the game page."""
+def _answer(request, pk: int, error: ActionError | None = None, whole: bool = False):
+    """The game fragment for HTMX (``whole``: the table with its chat), else a redirect back to
+    the game page."""
     if isinstance(error, RateLimited):
         return too_many(request, error, pk)
     context = selectors.game_page(pk, request.user)
@@ -240,7 +256,12 @@ def _answer(request, pk: int, error: ActionError | None = None):
         return no_such_game(request)
     if request.htmx:
         context["error"] = error.message if error else None
-        return render(request, GAME_FRAGMENT, context)
+        if whole:
+            context["chat"] = selectors.table_chat(
+                pk, request.user, seated=context["me"] is not None
+            )
+            return render(request, TABLE_AND_CHAT, context)
+        return _fragment(request, context)
     if error:
         messages.error(request, error.message)
     return redirect("game", pk=pk)
@@ -257,12 +278,12 @@ def _refusal(request, pk: int, form=None, invite_code: str = ""):
     return None
 
 
-def _table_action(request, pk: int, action, *args, **options):
+def _table_action(request, pk: int, action, *args, whole: bool = False, **options):
     try:
         action(request.user, pk, *args, **options)
     except ActionError as error:
-        return _answer(request, pk, error)
-    return _answer(request, pk)
+        return _answer(request, pk, error, whole=whole)
+    return _answer(request, pk, whole=whole)
 
 
 @require_POST
@@ -291,14 +312,43 @@ def move(request, pk: int):
 @people_only
 @limited("create")
 def rematch(request, pk: int):
-    """A new table with the same seats (see ``actions.rematch``); the player goes there."""
+    """Ask for a rematch (``actions.rematch``): the other players' pages show the offer, and
+    the asker's says whom it waits for. When it starts at once (bots only), or has started,
+    the player goes to the new game."""
     try:
-        new = actions.rematch(request.user, pk)
+        offer = actions.rematch(request.user, pk)
     except ActionError as error:
         return _answer(request, pk, error)
+    return _after_rematch(request, pk, offer)
+
+
+@require_POST
+@login_required
+@people_only
+@limited("play")
+def rematch_answer(request, pk: int, answer: str):
+    """Accept or decline the open rematch offer (``offer``: the one the page showed)."""
+    if refused := _refusal(request, pk):
+        return refused
+    raw = request.POST.get("offer", "")
+    if not STEP.fullmatch(raw):
+        return _answer(
+            request, pk, ActionError(_("That rematch offer is not understood."), "malformed")
+        )
+    action = accept_rematch if answer == "accept" else decline_rematch
+    try:
+        offer = action(request.user, pk, int(raw))
+    except ActionError as error:
+        return _answer(request, pk, error)
+    return _after_rematch(request, pk, offer)
+
+
+def _after_rematch(request, pk: int, offer):
+    if offer.new_game_id is None:
+        return _answer(request, pk)
     if request.htmx:
-        return HttpResponseClientRedirect(reverse("game", args=[new.pk]))
-    return redirect("game", pk=new.pk)
+        return HttpResponseClientRedirect(reverse("game", args=[offer.new_game_id]))
+    return redirect("game", pk=offer.new_game_id)
 
 
 def replay(request, pk: int):
@@ -347,7 +397,7 @@ def join(request, pk: int):
     code = JoinForm(request.POST).code()
     if refused := _refusal(request, pk, invite_code=code):
         return refused
-    return _table_action(request, pk, actions.join_game, code)
+    return _table_action(request, pk, actions.join_game, code, whole=True)
 
 
 @require_POST
@@ -360,14 +410,14 @@ def leave(request, pk: int):
     try:
         actions.leave_game(request.user, pk)
     except ActionError as error:
-        return _answer(request, pk, error)
+        return _answer(request, pk, error, whole=True)
     if selectors.game_page(pk, request.user) is None:
         # The table is gone (nobody is left at it), or private and no longer this player's to see.
         messages.success(request, _("You have left the table."))
         if request.htmx:
             return HttpResponseClientRedirect(reverse("lobby"))
         return redirect("lobby")
-    return _answer(request, pk)
+    return _answer(request, pk, whole=True)
 
 
 @require_POST

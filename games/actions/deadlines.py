@@ -4,8 +4,9 @@ correspondence deadlines.
 The live tick (``tick``, every second, ``manage.py tick``) looks after live tables, whose turns
 last seconds to minutes: it plays the stand-in's move for a seat out of time itself (one quick
 move, a few milliseconds), queues a live turn's reminder, and queues again a bot turn whose task
-was lost (the broker was away). Three queries through indexes when nothing is due, however many
-games are in play. No timer waits in the broker: what is due is read from the database.
+was lost (the broker was away), and ends the rematch offers past their time. Four queries
+through indexes when nothing is due, however many games are in play. No timer waits in the
+broker: what is due is read from the database.
 
 The sweep only finds what is due and hands it to small idempotent tasks; it never moves for a
 player nor sends an email itself, so it stays quick whatever is due, and slow work (a mail
@@ -32,6 +33,7 @@ from games.models import THINKING_BOT_LEVELS, Game, PendingEmail, Seat, Vacation
 from games.queue import publish_on_commit
 
 from .errors import ActionError
+from .lobby import expire_rematch_offers
 from .moves import play_due_timeouts
 from .notify import SEND_TASK, notify_people_on_commit, queue_emails
 from .turns import attended, bot_levels, bots_task, start_clock
@@ -70,6 +72,7 @@ def due(now=None) -> dict:
         "vacations_ended": _end_vacations(now),
         "vacations_warned": _warn_vacations(now),
         "expired": _expire_tables(now),
+        "rematch_offers_expired": expire_rematch_offers(now),
     }
     return done
 
@@ -81,6 +84,8 @@ def tick(now=None) -> dict:
         "timeouts": _play_live_timeouts(now),
         "reminders": _queue_reminders(now, live=True),
         "stalled": _requeue_live_bots(now),
+        # a live table's offer lasts minutes: it says "expired" within a second of its time
+        "rematch_offers_expired": expire_rematch_offers(now),
     }
 
 

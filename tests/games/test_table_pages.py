@@ -7,7 +7,6 @@ import re
 from collections import Counter
 
 import pytest
-from django.contrib.messages import get_messages
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -15,17 +14,12 @@ from django.urls import reverse
 from accounts.models import RatingChange, User, ordinal
 from games import engine
 from games.actions import (
-    ActionError,
     create_game,
-    invite_player,
     join_game,
-    rematch,
     submit_move,
 )
-from games.actions.deadlines import due
 from games.engine.cards import SETUPS
 from games.models import Game, MoveRecord
-from tests.api.test_v1 import Caller, refusal
 from tests.steering import play_until, prefer_boxes
 
 from .conftest import play_out, play_person_move, seat_of, state_of
@@ -334,166 +328,7 @@ def test_a_team_choice_the_rules_refuse_is_explained(act, client, alice, monkeyp
     assert game.version == version
 
 
-# --- rematch --------------------------------------------------------------------------------------
-
-
-def finished_game(act, alice, bob, carol):
-    game = act(create_game, alice, players=4, bots=[None, "easy", None], target=20)
-    act(join_game, bob, game.pk)
-    act(join_game, carol, game.pk)
-    return play_out(act, game, [alice, bob, carol], random.Random(12))
-
-
-def test_a_rematch_keeps_the_seats_and_invites_the_others(act, make_person, mailoutbox):
-    alice, bob, carol = (make_person(n) for n in ("alice", "bob", "carol"))
-    game = finished_game(act, alice, bob, carol)
-    old = {s.position: s.user for s in game.seats.all()}
-    new = act(rematch, bob, game.pk)
-    assert new.rematch_of_id == game.pk and new.status == Game.Status.OPEN
-    assert (new.players, new.target, new.time_control, new.move_seconds, new.visibility) == (
-        game.players,
-        game.target,
-        game.time_control,
-        game.move_seconds,
-        game.visibility,
-    )
-    seats = {s.position: s.user for s in new.seats.all()}
-    assert seats[seat_of(game, bob)] == bob
-    bot_seat = next(p for p, u in old.items() if u.is_bot)
-    assert seats[bot_seat] == old[bot_seat]
-    assert sum(u is None for u in seats.values()) == 2
-    invited = [
-        m.to[0] for m in mailoutbox if reverse("game_invite", args=[new.invite_code]) in m.body
-    ]
-    assert sorted(invited) == ["alice@example.com", "carol@example.com"]
-    # The next to ask sits down at the same table, in their own seat; the last starts it.
-    assert act(rematch, carol, game.pk) == new
-    assert new.seats.get(position=seat_of(game, carol)).user == carol
-    assert act(rematch, alice, game.pk) == new
-    new.refresh_from_db()
-    assert new.status == Game.Status.ACTIVE
-    assert Game.objects.filter(rematch_of=game).count() == 1
-
-
-def test_a_rematch_needs_a_finished_game_and_a_seat_in_it(act, alice, bob, duel):
-    with pytest.raises(ActionError, match="finished game"):
-        act(rematch, alice, duel.pk)
-    Game.objects.filter(pk=duel.pk).update(status=Game.Status.FINISHED)
-    stranger = User.objects.create_user("zed", "zed@example.com", "pw")
-    with pytest.raises(ActionError, match="game's players"):
-        act(rematch, stranger, duel.pk)
-    with pytest.raises(ActionError, match="no such game"):
-        act(rematch, alice, 999999)
-    assert not Game.objects.filter(rematch_of=duel).exists()
-
-
-def test_the_rematch_button_goes_to_the_new_table(act, client, alice):
-    game = act(create_game, alice, players=2, bots=["easy"], target=10)
-    game = play_out(act, game, [alice], random.Random(13))
-    client.force_login(alice)
-    response = client.post(reverse("game_rematch", args=[game.pk]))
-    new = Game.objects.get(rematch_of=game)
-    assert response.status_code == 302 and response["Location"] == reverse("game", args=[new.pk])
-    assert new.status == Game.Status.ACTIVE  # bots only besides alice: it starts at once
-    response = client.post(reverse("game_rematch", args=[game.pk]), headers=HX)
-    assert response["HX-Redirect"] == reverse("game", args=[new.pk])
-    html = html_of(client, game)
-    assert f"Join the rematch (game {new.pk})" in html
-
-
-def test_a_rematch_keeps_its_seats_for_the_players_of_the_game_before(
-    act, client, alice, bob, make_person
-):
-    game = act(create_game, alice, players=2, target=20)
-    act(join_game, bob, game.pk)
-    game = play_out(act, game, [alice, bob], random.Random(3))
-    new = act(rematch, alice, game.pk)
-    version = new.version
-    mallory = make_person("mallory")
-    with pytest.raises(ActionError, match="is a rematch") as refused:
-        act(join_game, mallory, new.pk)
-    assert refused.value.code == "rematch_reserved"
-    client.force_login(mallory)
-    assert (
-        f'href="{reverse("game", args=[new.pk])}"'
-        not in client.get(reverse("lobby")).content.decode()
-    )
-    table = client.get(reverse("game", args=[new.pk])).content.decode()
-    assert "Take a seat" not in table
-    assert f"This table is the rematch of game {game.pk}: its seats are kept" in table
-    answer = client.post(reverse("game_join", args=[new.pk]))
-    assert answer.status_code == 302
-    assert any("is a rematch" in str(m) for m in get_messages(answer.wsgi_request))
-    fragment = client.post(reverse("game_join", args=[new.pk]), headers=HX).content.decode()
-    assert "This table is a rematch" in fragment
-    program = Caller(mallory)
-    assert new.pk not in [t["id"] for t in program.get("/tables").json()]
-    refusal(program.post(f"/games/{new.pk}/join"), 400, "rematch_reserved")
-    new.refresh_from_db()
-    assert new.version == version and not new.seats.filter(user=mallory).exists()
-    # bob, who played the game before, accepts: it starts with the same two players
-    client.force_login(bob)
-    assert "Take a seat" in client.get(reverse("game", args=[new.pk])).content.decode()
-    assert act(rematch, bob, game.pk) == new
-    new.refresh_from_db()
-    assert new.status == Game.Status.ACTIVE
-    assert {s.position: s.user for s in new.seats.all()} == {
-        s.position: s.user for s in game.seats.all()
-    }
-
-
-def test_a_kept_rematch_says_so_in_french(act, client, alice, bob, make_person):
-    game = act(create_game, alice, players=2, target=20)
-    act(join_game, bob, game.pk)
-    game = play_out(act, game, [alice, bob], random.Random(3))
-    new = act(rematch, alice, game.pk)
-    client.force_login(make_person("mallory"))
-    french = {"HTTP_ACCEPT_LANGUAGE": "fr"}
-    table = client.get(reverse("game", args=[new.pk]), **french).content.decode()
-    assert f"Cette table est la revanche de la partie {game.pk} : ses places sont gardées" in table
-    refused = client.post(reverse("game_join", args=[new.pk]), headers=HX, **french)
-    assert "Cette table est une revanche : ses places sont gardées" in refused.content.decode()
-
-
-def test_a_seat_its_old_player_never_takes_goes_to_whoever_the_table_invites(
-    act, alice, bob, carol, make_person
-):
-    game = finished_game(act, alice, bob, carol)
-    new = act(rematch, alice, game.pk)
-    act(rematch, bob, game.pk)  # carol never comes
-    dave = make_person("dave")
-    with pytest.raises(ActionError, match="is a rematch"):
-        act(join_game, dave, new.pk)
-    act(invite_player, bob, new.pk, "dave")
-    act(join_game, dave, new.pk)
-    new.refresh_from_db()
-    assert new.status == Game.Status.ACTIVE and new.seats.filter(user=dave).exists()
-    assert not new.seats.filter(user=carol).exists()
-
-
-def test_a_rematch_nobody_accepts_expires_and_another_may_be_asked(
-    act, client, alice, bob, clock, django_capture_on_commit_callbacks, mailoutbox
-):
-    game = act(create_game, alice, players=2, target=20)
-    act(join_game, bob, game.pk)
-    game = play_out(act, game, [alice, bob], random.Random(3))
-    first = act(rematch, alice, game.pk)
-    clock.advance(days=7, minutes=1)
-    mailoutbox.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        due()
-    first.refresh_from_db()
-    assert first.expired
-    assert [m.to for m in mailoutbox] == [["alice@example.com"]]  # the one seated there
-    client.force_login(bob)
-    html = html_of(client, game)
-    assert f"Join the rematch (game {first.pk})" not in html and ">Rematch<" in html
-    second = act(rematch, bob, game.pk)
-    assert second != first and second.status == Game.Status.OPEN
-    assert f"Join the rematch (game {second.pk})" in html_of(client, game)
-    assert act(rematch, alice, game.pk) == second
-    second.refresh_from_db()
-    assert second.status == Game.Status.ACTIVE
+# --- rematch: tests/games/test_rematch_offer.py ---------------------------------------------------
 
 
 # --- clocks, time zones, the tab ------------------------------------------------------------------

@@ -9,7 +9,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import engine
-from games.actions import create_game, join_game
+from games.actions import create_game, join_game, rematch
+from games.actions.lobby import accept_rematch
 from games.models import Game
 
 from .conftest import form_data, play_out, seat_of, state_of
@@ -190,14 +191,19 @@ def test_watching_a_game_counts_as_being_on_the_site(client, table, alice, bob, 
     assert bob.last_seen is None
 
 
-def test_the_page_stops_polling_when_the_game_is_over(act, client, alice, bob):
+def test_once_over_the_page_listens_only_until_its_rematch_starts(act, client, alice, bob):
     game = act(create_game, alice, players=2)
     act(join_game, bob, game.pk)
     game = play_out(act, game, [alice, bob], random.Random(3))
     client.force_login(alice)
     html = page(client, game).content.decode()
-    assert "Game over" in html and 'hx-trigger="nyet:moved"' not in html  # the chat may go on
+    # a rematch offer may still come: the page hears of it (tests/games/test_rematch_offer.py)
+    assert "Game over" in html and 'hx-trigger="nyet:moved"' in html
     assert "Scorepad" in html
+    offer = act(rematch, alice, game.pk)
+    act(accept_rematch, bob, game.pk, offer.pk)
+    html = page(client, game).content.decode()
+    assert "Game over" in html and 'hx-trigger="nyet:moved"' not in html  # the chat may go on
 
 
 def queries_for(client, game):
