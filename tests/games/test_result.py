@@ -1,0 +1,146 @@
+"""One definition of a game's result (games.results, issue 31): a seat that left is ranked last
+whatever its points, and every page, email and API answer says the same, with the reason beside
+the winner when a seat that left outscored them.
+
+The game: three people to 1 point, with moves a random.Random picks, found by replaying the
+engine so that the seat with the most points does not make the last move. That seat resigns
+just before it, so it ends on autopilot with the most points and the stand-in never moves."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from accounts.models import RatingChange
+from accounts.selectors import profile_page
+from games import engine, results
+from games.actions import create_game, join_game, resign, submit_move
+from games.actions import lobby as lobby_actions
+from games.models import Game, Seat
+from games.stats import place
+
+pytestmark = pytest.mark.django_db
+SEED = 11
+
+
+def outscoring_moves() -> tuple[list[tuple[int, dict]], int]:
+    """Moves (seat, move) of a whole game and the seat that ends it with the most points, without
+    making the last move; the three totals differ."""
+    for picks in range(50):
+        rng = random.Random(picks)
+        state = engine.new_game(3, SEED, 1)
+        moves = []
+        while state.phase != engine.OVER:
+            seat = next(s for s in range(3) if engine.view(state, s)["legal"])
+            move = rng.choice(engine.view(state, seat)["legal"])
+            moves.append((seat, {k: v for k, v in move.items() if k != "seat"}))
+            state = engine.play(state, engine.move_from_json(move)).state
+        totals = engine.game_standings(state).totals
+        top = max(range(3), key=lambda s: totals[s])
+        others = sorted(totals[s] for s in range(3) if s != top)
+        if others[1] < totals[top] and others[0] < others[1] and moves[-1][0] != top:
+            return moves, top
+    raise AssertionError("no such game in 50 tries")
+
+
+def finish_with_top_resigned(act, first, second, third) -> tuple[Game, object]:
+    """A finished game of three people whose top scorer resigned before its last move: the game
+    and that player. ``act`` runs an action (with its on-commit work)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(lobby_actions.secrets, "randbits", lambda bits: SEED)
+        game = act(create_game, first, players=3, target=1)
+    act(join_game, second, game.pk)
+    act(join_game, third, game.pk)
+    people = {s.position: s.user for s in Seat.objects.filter(game=game).select_related("user")}
+    moves, top = outscoring_moves()
+    for seat, move in moves[:-1]:
+        game.refresh_from_db()
+        act(submit_move, people[seat], game.pk, game.version, move)
+    act(resign, people[top], game.pk)
+    game.refresh_from_db()
+    mail.outbox.clear()
+    act(submit_move, people[moves[-1][0]], game.pk, game.version, moves[-1][1])
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    return game, people[top]
+
+
+@pytest.fixture
+def left_on_top(act, alice, bob, carol):
+    return finish_with_top_resigned(act, alice, bob, carol)
+
+
+def test_the_seat_that_left_is_last_and_the_winner_line_says_why(client, left_on_top):
+    game, gone = left_on_top
+    seats = {s.user_id: s for s in game.seats.all()}
+    totals = {s.position: s.score for s in seats.values()}
+    top = seats[gone.pk]
+    assert totals[top.position] == max(totals.values())  # the most points...
+    winner = max((s for s in seats.values() if s != top), key=lambda s: s.score)
+
+    client.force_login(winner.user)
+    html = client.get(reverse("game", args=[game.pk])).content.decode()
+
+    line = html[html.index('class="winner-line"') : html.index("</p>", html.index("winner-line"))]
+    assert f"Winner:\n      <strong>{winner.user.name}</strong>" in line
+    assert gone.name not in line.split("<span")[0]  # ...never called the winner
+    assert f"{gone.name} scored more, but resigned: ranked last." in line
+    ranking = html[html.index('<ol class="ranking">') :]
+    assert ranking.index(winner.user.name) < ranking.index(gone.name)
+    last = ranking[ranking.index(f'data-rank-seat="{top.position}"') :]
+    assert 'value="3"' in html and "resigned: ranked last" in last.split("</li>")[0]
+
+
+def test_the_emails_the_api_the_ratings_and_the_profile_agree(act, client, left_on_top):
+    game, gone = left_on_top
+    seats = sorted(game.seats.select_related("user"), key=lambda s: s.position)
+    result = results.of_seats([s.score for s in seats], seats)
+    top = next(s for s in seats if s.user_id == gone.pk)
+    assert result.place_of(top.position).rank == 3 and result.outscored_by == [
+        result.place_of(top.position)
+    ]
+
+    # The game-over email: the winner first, and the reason beside the higher score.
+    over = [m for m in mail.outbox if f"game {game.pk}" in m.subject.lower()]
+    assert len(over) == 3
+    for message in over:
+        listed = message.body.split("The final standings:")[1]
+        assert listed.index(result.winners[0].name) < listed.index(gone.name)
+        assert f"3. {gone.name}: {top.score} (resigned: ranked last)" in listed
+    told = {m.to[0]: m.subject for m in over}
+    assert told[gone.email] == f"Game {game.pk} is over"  # never "You won"
+
+    # The ratings rank the seats as the result does.
+    ranks = dict(RatingChange.objects.filter(game=game).values_list("position", "rank"))
+    assert ranks == {p.seat: p.rank for p in result.places}
+    # The profile's places come from SQL with the same rule.
+    places = dict(Seat.objects.filter(game=game).annotate(at=place()).values_list("position", "at"))
+    assert places == ranks
+    winner = next(s for s in seats if s.position == result.winners[0].seat)
+    recent = profile_page(winner.user.username)["recent"]
+    assert [item.won for item in recent if item.game == game] == [True]
+
+    # The API: the same winners and places, with the reason.
+    client.force_login(winner.user)
+    answer = client.get(f"/api/v1/games/{game.pk}").json()
+    assert answer["result"] == result.as_json()
+    assert answer["result"]["winners"] == [winner.position]
+    assert answer["result"]["places"][-1]["reason"] == "resigned: ranked last"
+    assert "winners" not in answer["view"]  # no second, points-only definition
+
+
+def test_ranks_put_a_seat_that_left_after_every_seat_played_and_share_ties():
+    assert results.ranks([10, 10, 3], [False] * 3) == [1, 1, 3]
+    assert results.ranks([90, 40, 40], [True, False, False]) == [3, 1, 1]
+    assert results.ranks([90, 40, 50], [True, False, True]) == [2, 1, 3]
+    result = results.result([90, 40, 50], ["ann", "bob", "cid"], [True, False, True], [True] * 3)
+    assert [p.name for p in result.places] == ["bob", "ann", "cid"]
+    assert [p.name for p in result.winners] == ["bob"]
+    assert [p.name for p in result.outscored_by] == ["ann", "cid"]
+    assert result.places[1].reason == "resigned: ranked last"
+    timed_out = results.result([9, 1], ["ann", "bob"], [True, False])
+    assert timed_out.place_of(0).reason == "left the game: ranked last"
+    assert results.result([5, 5], ["a", "b"], [False, False]).outscored_by == []
