@@ -91,3 +91,11 @@ def test_a_missing_translation_is_caught(refreshed, tmp_path):
     fuzzy = tmp_path / "fuzzy.po"
     fuzzy.write_text(po + '\n#, fuzzy\nmsgid "A guessed sentence"\nmsgstr "Une phrase"\n')
     assert "A guessed sentence" in entries(fuzzy, "--only-fuzzy")
+
+
+def test_french_says_points_in_the_plural_below_minus_one():
+    """French agrees with the absolute value: "-15 points", "-1 point" (a score is often below
+    zero in Nyet!); gettext's plural formula has no unary minus, hence ``n + 1 < 0``."""
+    catalogue = gettext.GNUTranslations((ROOT / CATALOGUE / "django.mo").open("rb"))
+    said = {n: catalogue.ngettext("%(points)s point", "%(points)s points", n) for n in (-15, -1, 1)}
+    assert said == {-15: "%(points)s points", -1: "%(points)s point", 1: "%(points)s point"}
