@@ -305,9 +305,11 @@ def table_context(seen: dict, infos, names: list[str], me: int | None, now=None)
         "seen": seen,
         "panels": panels,
         "me_panel": next((p for p in panels if p.is_me), None),
-        # the seats around the table, and the viewer's own beside the hand: one loop each
-        "other_panels": [p for p in panels if not p.is_me],
-        "my_panels": [p for p in panels if p.is_me],
+        # The seats around the table, and the one at the bottom beside the hand (the viewer's,
+        # or for a spectator seat 0's): one loop each. Each seat's trick card is drawn in front
+        # of its panel by the same ``place``.
+        "other_panels": [p for p in panels if not p.bottom],
+        "my_panels": [p for p in panels if p.bottom],
         # The board is drawn in its phase only (game page and replay alike).
         "board_lines": table.board_lines(seen, names) if seen["phase"] == "board" else [],
         "terms": table.terms_items(seen["terms"], names) if seen["terms"] else None,

@@ -159,7 +159,8 @@ def clock_text(seconds: float) -> str:
 
 def place(seat: int, viewer: int | None, players: int) -> tuple[int, str]:
     """(k, slot): how far clockwise from the viewer ``seat`` sits, and where on the table.
-    A spectator sees the table from seat 0."""
+    A spectator sees the table from seat 0: that seat is at the bottom (k = 0, slot "s"), its
+    panel and its trick cards alike."""
     k = (seat - (viewer or 0)) % players
     return k, SLOTS[players][k]
 
@@ -198,6 +199,7 @@ class Panel:
     paused: bool = False
     autopilot: bool = False
     resigned: bool = False
+    rating: object = None  # accounts.models.Shown, or None before a first rated game
     hand: list[str] = field(default_factory=list)  # the replay only: every hand is shown
     choice: list[str] = field(default_factory=list)  # the replay only
 
@@ -215,6 +217,12 @@ class Panel:
             words.append("my-team")
         words.append(f"k-{self.k}")
         return " ".join(words)
+
+    @property
+    def bottom(self) -> bool:
+        """Drawn at the bottom of the table: the viewer's own seat, or for a spectator the seat
+        the table is seen from (seat 0). Every other seat sits around the felt."""
+        return self.k == 0
 
     @property
     def backs(self) -> range:
@@ -277,6 +285,7 @@ def panels(seen: dict, seats: Sequence, viewer: int | None) -> list[Panel]:
                 paused=info.paused,
                 autopilot=info.autopilot,
                 resigned=info.resigned,
+                rating=getattr(info, "rating", None),
             )
         )
     return sorted(result, key=lambda panel: (panel.k == 0, panel.k))

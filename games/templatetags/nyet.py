@@ -1,6 +1,8 @@
 """Template helpers for the game pages: cards with their color symbol, seat names."""
 
 from django import template
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString
 
 from games.table import card_html
 
@@ -20,3 +22,13 @@ def at(sequence, index):
         return sequence[int(index)]
     except (IndexError, TypeError, ValueError):
         return ""
+
+
+@register.filter
+def words(text) -> SafeString:
+    """``name|words``: each word of ``text`` in its own ``<span class="word">``, so that a
+    narrow box wraps a name between its words and ellipsizes a word too long for a line, never
+    cutting one in two (static/css/table.css)."""
+    return format_html_join(
+        " ", '<span class="word">{}</span>', ((word,) for word in str(text).split())
+    )

@@ -5,7 +5,10 @@
    - "Your turn" in the tab title and a badge on the favicon, and an optional sound;
    - after every update of the table (a move, a poll, a pushed event: any htmx swap), the focus
      lands on the next thing to act on, or stays where it was;
-   - arrow keys move between the cards of the hand and the boxes of the board (Enter plays);
+   - the hand and the board are each one tab stop (a roving tabindex, as WAI-ARIA's toolbar):
+     the arrow keys, Home and End move inside; Enter or Space plays a card or says NYET!; in a
+     discard or pass, Space selects the focused card and Enter sends the choice (the focused
+     card with it while the choice is one card short); in the team form Enter sends it;
    - the first player forms the teams by clicking seats;
    - the replay steps with the arrow keys;
    - the new-game form offers the bot levels for correspondence games only (Expert) while a
@@ -219,11 +222,72 @@
 
   function focusables(group) {
     return Array.prototype.filter.call(
-      group.querySelectorAll("button, input:not([type=radio]), a[href]"),
+      group.querySelectorAll("button, input, a[href]"),
       function (el) {
         return !el.disabled && el.offsetParent !== null;
       }
     );
+  }
+
+  // One tab stop per group: the item that had the focus last, else the first to act on.
+  function rove(group, current) {
+    focusables(group).forEach(function (el) {
+      el.tabIndex = el === current ? 0 : -1;
+    });
+  }
+
+  function roving(root) {
+    root.querySelectorAll("[data-arrows]").forEach(function (group) {
+      var items = focusables(group);
+      if (!items.length) {
+        return;
+      }
+      var current = items.filter(function (el) {
+        return el === document.activeElement || (group.dataset.roved && el.tabIndex === 0);
+      })[0];
+      var first = group.querySelector("[data-primary], .card-button.playable");
+      current = current || (items.indexOf(first) >= 0 ? first : items[0]);
+      rove(group, current);
+      group.dataset.roved = "1";
+    });
+  }
+
+  function roved(event) {
+    var group = event.target.closest && event.target.closest("[data-arrows]");
+    if (group && focusables(group).indexOf(event.target) >= 0) {
+      rove(group, event.target);
+    }
+  }
+
+  // Enter sends a discard or a pass (with the focused card when the choice is one card
+  // short), or the teams as ticked (a radio with the focus is ticked first).
+  function sendKey(event) {
+    if (event.key !== "Enter" || event.altKey || event.ctrlKey || event.metaKey ||
+        event.shiftKey || !event.target.matches || !event.target.matches("input")) {
+      return;
+    }
+    var input = event.target;
+    var form = input.closest(".choice-form, form[data-teams]");
+    if (!form) {
+      return;
+    }
+    event.preventDefault();
+    if (form.matches(".choice-form")) {
+      var wanted = Number(form.dataset.count || 1);
+      var ticked = form.querySelectorAll("input[name=cards]:checked, input[name=card]:checked");
+      if (input.type === "radio" || (!input.checked && ticked.length === wanted - 1)) {
+        input.checked = true;
+        noteTicks({ target: input });
+      }
+    } else if (input.type === "radio" && !input.checked) {
+      input.checked = true;
+      syncTeams(document.getElementById("game"));
+    }
+    if (form.requestSubmit) {
+      form.requestSubmit();
+    } else {
+      form.submit();
+    }
   }
 
   function centre(el) {
@@ -243,6 +307,9 @@
     }
     var key = event.key;
     var next = null;
+    if (group.dataset.arrows === "row" && (key === "ArrowUp" || key === "ArrowDown")) {
+      key = key === "ArrowUp" ? "ArrowLeft" : "ArrowRight"; // nor do they tick a radio
+    }
     if (key === "ArrowRight" || key === "ArrowLeft") {
       next = items[(at + (key === "ArrowRight" ? 1 : items.length - 1)) % items.length];
     } else if ((key === "ArrowUp" || key === "ArrowDown") && group.dataset.arrows === "grid") {
@@ -267,6 +334,7 @@
     }
     if (next) {
       event.preventDefault();
+      rove(group, next);
       next.focus();
     }
   }
@@ -350,6 +418,7 @@
         button.disabled = eligible.indexOf(button.dataset.bonus) < 0;
       });
     }
+    roving(form); // a radio just disabled may have been its group's tab stop
     var bonusInput = form.querySelector("input[name=bonus]:checked");
     var bonus = bonusInput ? bonusInput.value : "";
     game.querySelectorAll(".pick-partner").forEach(function (button) {
@@ -427,7 +496,11 @@
       turnSignals(game);
       teamChoice(game);
       restoreTicks(game);
+      game.querySelectorAll(".keys-hint[hidden]").forEach(function (el) {
+        el.hidden = false; // the keys work with this script only
+      });
       settleFocus(game, firstLoad, was);
+      roving(game);
     }
     var replay = document.getElementById("replay");
     if (replay && !firstLoad) {
@@ -481,9 +554,13 @@
   document.addEventListener("keydown", function (event) {
     arrows(event);
     if (!event.defaultPrevented) {
+      sendKey(event);
+    }
+    if (!event.defaultPrevented) {
       replayKeys(event);
     }
   });
+  document.addEventListener("focusin", roved);
   document.addEventListener("click", function (event) {
     // A tap on a card that may not be played shows why (browsers that do not focus buttons
     // on a tap, as Safari does not, get the focus given here).

@@ -8,9 +8,11 @@ from types import SimpleNamespace
 import pytest
 from django.utils import translation
 
-from games import engine, table
+from accounts.models import Shown
+from games import engine, selectors, table
 from games.engine import ChooseTeams, PlayCard, apply, view
 from games.engine.cards import VALUE
+from games.templatetags import nyet
 from tests.engine.playing import board_done, play_until, random_move, tokens_for
 
 
@@ -76,6 +78,50 @@ def test_panels_list_the_others_clockwise_then_the_viewer():
     )
     assert [p.cards for p in panels] == [15] * 4
     assert [p.initial for p in panels] == ["B", "W", "C", "T"]  # Bear, Wolf, Crane, Tiger
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("viewer", [None, 0, 1])
+def test_the_seat_at_the_bottom_is_the_viewers_or_for_a_spectator_seat_0s(players, viewer):
+    """The panel drawn at the bottom (``my_panels``) and the trick card drawn there are the same
+    seat's: a spectator's table was drawn with seat 0's panel among those around the felt while
+    its card lay at the bottom."""
+    state = play_until(
+        engine.new_game(players, seed=11),
+        random.Random(players),
+        lambda s: len(s.trick) == players - 1,
+    )
+    seen = view(state, viewer)
+    names = [f"player {p}" for p in range(players)]
+    context = selectors.table_context(seen, infos(players), names, viewer)
+    bottom = viewer or 0
+    assert [p.position for p in context["my_panels"]] == [bottom]
+    assert bottom not in [p.position for p in context["other_panels"]]
+    assert len(context["other_panels"]) == players - 1
+    slots = {p.position: p.slot for p in context["panels"]}
+    for play in context["current_trick"]:
+        assert play["slot"] == slots[play["seat"]]
+        assert (play["slot"] == "s") == (play["seat"] == bottom)
+
+
+def test_each_panel_carries_its_players_rating():
+    state = engine.new_game(3, seed=3)
+    seats = infos(3)
+    seats[0].rating = Shown(value=1500, spread=336, provisional=True)
+    seats[1].rating = Shown(value=1605, spread=168, provisional=False)
+    seats[2].rating = None
+    panels = {p.position: p for p in table.panels(view(state, 0), seats, 0)}
+    assert str(panels[0].rating) == "1500?" and panels[0].rating.spread == 336
+    assert str(panels[1].rating) == "1605"
+    assert panels[2].rating is None
+
+
+def test_names_are_split_into_words_for_narrow_boxes():
+    assert str(nyet.words("Medium bot (Crane)")) == (
+        '<span class="word">Medium</span> <span class="word">bot</span>'
+        ' <span class="word">(Crane)</span>'
+    )
+    assert str(nyet.words("<b>x</b>")) == '<span class="word">&lt;b&gt;x&lt;/b&gt;</span>'
 
 
 # --- the trick ----------------------------------------------------------------------------------
