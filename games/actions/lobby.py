@@ -416,7 +416,7 @@ def _ended_message(offer: RematchOffer | None) -> str:
 def _open_offer(old: Game, offer_id: int | None) -> RematchOffer:
     """The game's open offer (locked), the one a page showed when it says which (``offer_id``);
     else a refusal that says what became of it."""
-    offer = old.rematch_offers.select_for_update().select_related("ended_by").first()
+    offer = old.rematch_offers.select_for_update(of=("self",)).select_related("ended_by").first()
     if offer is None or offer.outcome != RematchOffer.Outcome.OPEN:
         raise ActionError(_ended_message(offer), code="no_offer")
     if offer_id is not None and offer.pk != offer_id:
