@@ -18,7 +18,7 @@ from games.actions.lobby import MAX_TARGET, TIME_CONTROLS
 from games.engine import PLAYER_COUNTS
 from games.engine.cards import ALL_CARDS
 from games.engine.moves import KINDS
-from games.models import Game, offers_bot_level
+from games.models import CHARACTERS, Game, offers_bot_level
 from nyet_site.forms import Form
 from nyet_site.refusals import quote
 
@@ -59,6 +59,21 @@ def time_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     ]
 
 
+def seat_choices(position: int) -> list[tuple[str, str, bool]]:
+    """The menu of one other seat of the new-game form: ``(value, label, correspondence
+    only)``, the bots named as the table will name them (``Seat.name``: “Medium bot
+    (Crane)”), so that two bots of a level read apart before the game as in it."""
+    character = CHARACTERS[position]
+    choices = [("", str(_("Open for a person")), False)]
+    for value, level in User.BotLevel.choices:
+        name = f"{_('%(level)s bot') % {'level': level}} ({character})"
+        if offers_bot_level(LIVE, value):
+            choices.append((value, name, False))
+        else:
+            choices.append((value, _("%(name)s, correspondence only") % {"name": name}, True))
+    return choices
+
+
 def new_game_choices() -> dict:
     """What the new-game form offers, from the code that checks it."""
     return {
@@ -74,6 +89,12 @@ def new_game_choices() -> dict:
         "default_time": DEFAULT_TIME,
         "max_target": MAX_TARGET,
         "other_seats": OTHER_SEATS,
+        # Each other seat by its character, as the table names it (the maker plays the first).
+        "my_character": CHARACTERS[0],
+        "seats": [
+            {"position": p, "character": CHARACTERS[p], "choices": seat_choices(p)}
+            for p in OTHER_SEATS
+        ],
         "visibility_choices": VISIBILITY_CHOICES,
     }
 
@@ -186,12 +207,25 @@ class CreateGameForm(Form):
         target = _("The point target must be between 1 and %(max)s.") % {"max": MAX_TARGET}
         for bound in ("min_value", "max_value"):
             self.fields["target"].error_messages[bound] = target
-        for p in OTHER_SEATS:  # seats beyond the number of players are ignored
+        for p in OTHER_SEATS:  # seats beyond the number of players are ignored (``clean``)
+            wrong = _("%(seat)s: choose a bot level or an open seat.") % {"seat": CHARACTERS[p]}
             self.fields[f"seat_{p}"] = forms.ChoiceField(
                 required=False,
                 choices=[("", ""), *User.BotLevel.choices],
-                error_messages={"invalid_choice": _("Choose a bot level or an open seat.")},
+                error_messages={"invalid_choice": wrong},
             )
+
+    def clean(self):
+        """Seats beyond the number of players are not part of the table: whatever was sent for
+        them (a page without its script sends every seat) is neither used nor refused."""
+        data = super().clean()
+        players = data.get("players")
+        if players is not None:
+            for p in OTHER_SEATS:
+                if p >= players:
+                    self.errors.pop(f"seat_{p}", None)
+                    data[f"seat_{p}"] = ""
+        return data
 
     def options(self) -> dict:
         """The keyword arguments of ``actions.create_game``."""

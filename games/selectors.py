@@ -531,10 +531,18 @@ def replay_page(game_id: int, step: int | None, user) -> dict | None:
     return context
 
 
+LOBBY_FINISHED = 5  # the latest games ended that the lobby lists (the rest: the player's page)
+ENDED = (Game.Status.FINISHED, Game.Status.ABORTED)
+
+
 def lobby(user) -> dict:
-    """Open public tables, and the user's games with those waiting for them first. A rematch
-    is not an open table: its seats are kept (``Game.seats_kept_from``), and its players find
-    it on the finished game's page and in their invitation."""
+    """Open public tables, and the user's games in sections (``my_games``): ``turn`` (waiting for
+    them, soonest deadline first), ``others`` (in play, waiting for others), ``open`` (their
+    tables waiting for players) and ``ended`` (finished, aborted or expired, the latest
+    ``LOBBY_FINISHED`` of the last 30 days; the player's page has every finished one). A
+    rematch is not an open table: its seats are kept (``Game.seats_kept_from``), and its players
+    find it on the finished game's page and in their invitation. Three queries, however many
+    games."""
     # Seats come with their players (one query, not two); the lobby never reads a game's state.
     seats_and_players = Prefetch("seats", queryset=Seat.objects.select_related("user"))
     open_games = list(
@@ -545,38 +553,61 @@ def lobby(user) -> dict:
         .prefetch_related(seats_and_players)
         .order_by("-created_at")[:50]
     )
-    mine = []
+    mine = {"turn": [], "others": [], "open": [], "ended": []}
     if user.is_authenticated:
         finished_long_ago = clock.now() - timedelta(days=30)
-        # Every seat of the user's games, with its player and its game, in one query: the user's
-        # own seats are among them.
-        rows = list(
-            Seat.objects.filter(game__seats__user=user)
-            .exclude(
-                game__status__in=[Game.Status.FINISHED, Game.Status.ABORTED],
-                game__finished_at__lt=finished_long_ago,
+        mine_now = Seat.objects.filter(
+            user=user, game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE]
+        ).values("game_id")
+        ended = (
+            Seat.objects.filter(
+                user=user, game__status__in=ENDED, game__finished_at__gte=finished_long_ago
             )
+            .order_by("-game__finished_at", "-game_id")
+            .values("game_id")[:LOBBY_FINISHED]
+        )
+        # Every seat of those games, with its player and its game, in one query: the user's own
+        # seats are among them.
+        rows = list(
+            Seat.objects.filter(Q(game__in=mine_now) | Q(game__in=ended))
             .select_related("game", "user")
-            .only(*SEAT_FIELDS, "game__status", "game__started_at", "game__created_at")
+            .only(
+                *SEAT_FIELDS,
+                "game__status",
+                "game__players",
+                "game__time_control",
+                "game__move_seconds",
+                "game__started_at",
+                "game__created_at",
+                "game__finished_at",
+            )
             .order_by("game_id", "position")
         )
         at_table: dict[int, list[Seat]] = {}
         for seat in rows:
             at_table.setdefault(seat.game_id, []).append(seat)
         seats = [seat for seat in rows if seat.user_id == user.pk]
-        # Waiting for me first, soonest deadline first; then the others, newest first.
-        waiting = sorted(
-            (s for s in seats if s.acting_since and s.game.status == Game.Status.ACTIVE),
-            key=lambda s: (s.deadline is None, s.deadline or s.acting_since),
+        for seat in seats:
+            status = seat.game.status
+            if status == Game.Status.ACTIVE:
+                section = "turn" if seat.acting_since else "others"
+            else:
+                section = "open" if status == Game.Status.OPEN else "ended"
+            mine[section].append({"game": seat.game, "seat": seat, "seats": at_table[seat.game_id]})
+        # Waiting for the user: soonest deadline first; the games ended, the latest first; the
+        # others, newest first.
+        mine["turn"].sort(
+            key=lambda i: (i["seat"].deadline is None, i["seat"].deadline or i["seat"].acting_since)
         )
-        others = sorted(
-            (s for s in seats if s not in waiting), key=lambda s: s.game.created_at, reverse=True
+        mine["others"].sort(
+            key=lambda i: i["game"].started_at or i["game"].created_at, reverse=True
         )
-        mine = [
-            {"game": s.game, "seat": s, "waiting": s in waiting, "seats": at_table[s.game_id]}
-            for s in waiting + others
-        ]
-    return {"open_games": open_games, "my_games": mine}
+        mine["open"].sort(key=lambda i: i["game"].created_at, reverse=True)
+        mine["ended"].sort(
+            key=lambda i: (i["game"].finished_at or i["game"].created_at, i["game"].pk),
+            reverse=True,
+        )
+    return {"open_games": open_games, "my_games": mine, "any_games": any(mine.values())}
 
 
 CHAT_LINES = 100  # the latest messages a table's chat shows

@@ -1,12 +1,19 @@
 """A player's games in play and finished games, a page at a time (issue 17): latest first, only
 the games the viewer may see, a fixed number of queries, in both languages."""
 
+import random
+from datetime import timedelta
+
 import pytest
+from django.conf import settings
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts import selectors
-from games.actions import create_game, join_game
-from games.models import Game
+from games import selectors as game_selectors
+from games.actions import abort_game, create_game, deadlines, join_game
+from games.models import Game, Seat
+from tests.games.conftest import play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -65,3 +72,136 @@ def test_the_list_in_both_languages(client, alice, language, words):
         assert word in html
     profile = client.get(reverse("profile", args=["alice"]), HTTP_ACCEPT_LANGUAGE=language)
     assert url("alice", "finished") in profile.content.decode()
+
+
+# --- "Your games" in the lobby (issue 31): in sections, never finished games among those in play
+
+
+def your_games(act, me, other):
+    """One game of each kind for ``me``: their turn, another's turn, an open table, a finished
+    game, an aborted one and an expired one (``other`` is the person they wait for)."""
+    expired = act(create_game, me, players=3)
+    week_old = timezone.now() - settings.TABLE_EXPIRES_AFTER - timedelta(minutes=1)
+    Game.objects.filter(pk=expired.pk).update(created_at=week_old)
+    act(deadlines._expire_tables, timezone.now())
+    turn = act(create_game, me, players=2, bots=["easy"])
+    aborted = act(create_game, me, players=2, bots=["easy"])
+    act(abort_game, me, aborted.pk)
+    others = act(create_game, me, players=2)
+    act(join_game, other, others.pk)
+    # Whoever the deal made first: the game waits for ``other`` here.
+    Seat.objects.filter(game=others, user=me).update(acting_since=None, deadline=None)
+    Seat.objects.filter(game=others, user=other).update(acting_since=timezone.now())
+    finished = act(create_game, me, players=2, bots=["easy"], target=1)
+    finished = play_out(act, finished, [me], random.Random(1))
+    open_table = act(create_game, me, players=3, bots=["easy"])
+    return {
+        "turn": turn,
+        "others": others,
+        "open": open_table,
+        "ended": [finished, aborted, expired],
+    }
+
+
+# The lobby's page, whatever the number of games: the session, its user and their last visit,
+# the open tables and their seats, the user's games with their seats (games.selectors.lobby).
+LOBBY_PAGE_QUERIES = 6
+SECTIONS = {
+    "turn": "turn-title",
+    "others": "others-title",
+    "open": "waiting-title",
+    "ended": "ended-title",
+}
+
+
+def sections(html: str) -> dict[str, str]:
+    """The HTML of each section of "Your games" shown, by name: from its heading to the end of
+    its list."""
+    mine = html[html.index('id="mine-title"') : html.index('id="new-title"')]
+    found = {}
+    for name, heading in SECTIONS.items():
+        if f'id="{heading}"' in mine:
+            start = mine.index(f'id="{heading}"')
+            found[name] = mine[start : mine.index("</ul>", start)]
+    return found
+
+
+def test_your_games_in_sections_each_game_in_one(act, client, alice, bob):
+    games = your_games(act, alice, bob)
+    assert Game.objects.get(pk=games["others"].pk).status == Game.Status.ACTIVE
+    client.force_login(alice)
+    html = client.get(reverse("lobby")).content.decode()
+    shown = sections(html)
+    assert list(shown) == ["turn", "others", "open", "ended"]
+    headings = ["Your turn", "Waiting for others", "Your open tables", "Finished"]
+    for (name, part), heading in zip(shown.items(), headings, strict=True):
+        assert heading in part
+        expected = games[name] if isinstance(games[name], list) else [games[name]]
+        for game in Game.objects.all():
+            link = f'href="/games/{game.pk}/"'
+            assert (link in part) == (game in expected), (name, game, game.status)
+    ended = shown["ended"]
+    finished, aborted, expired = games["ended"]
+    score = Seat.objects.get(game=finished, user=alice).score
+    assert f"finished, {score} points" in ended and "aborted" in ended and "expired" in ended
+    # The latest ended first.
+    order = [ended.index(f"/games/{g.pk}/") for g in (finished, aborted, expired)]
+    assert order == sorted(order)
+    assert url("alice", "finished") in html  # every finished game, a page at a time
+    # The one waited for is named in bold in "Waiting for others".
+    assert "<strong>bob</strong>" in shown["others"]
+
+
+def test_your_games_with_none_says_so_and_empty_sections_are_left_out(act, client, alice):
+    client.force_login(alice)
+    html = client.get(reverse("lobby")).content.decode()
+    assert "You have no games yet: start one below." in html and not sections(html)
+    act(create_game, alice, players=3)
+    html = client.get(reverse("lobby")).content.decode()
+    assert list(sections(html)) == ["open"]
+    assert "You have no games yet" not in html and "Your turn" not in html
+
+
+def test_the_lobby_lists_the_latest_ended_games_only(act, client, alice, monkeypatch):
+    monkeypatch.setattr(game_selectors, "LOBBY_FINISHED", 2)
+    ended = []
+    for seed in range(3):
+        game = act(create_game, alice, players=2, bots=["easy"], target=1)
+        ended.append(play_out(act, game, [alice], random.Random(seed)))
+    client.force_login(alice)
+    part = sections(client.get(reverse("lobby")).content.decode())["ended"]
+    latest = sorted(ended, key=lambda g: (g.finished_at, g.pk), reverse=True)
+    assert [f"/games/{g.pk}/" in part for g in latest] == [True, True, False]
+
+
+@pytest.mark.parametrize("games", [1, 10])
+def test_your_games_cost_the_same_queries_for_1_and_10_games(
+    act, client, alice, bob, games, django_assert_max_num_queries
+):
+    for _ in range(games):
+        your_games(act, alice, bob)
+    with django_assert_max_num_queries(3):
+        context = game_selectors.lobby(alice)
+    shown = [len(context["my_games"][name]) for name in SECTIONS]
+    assert shown == [games, games, games, min(3 * games, game_selectors.LOBBY_FINISHED)]
+    client.force_login(alice)
+    with django_assert_max_num_queries(LOBBY_PAGE_QUERIES):
+        assert client.get(reverse("lobby")).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["Your turn", "Waiting for others", "Your open tables", "Finished"]),
+        ("fr", ["À vous", "En attente des autres", "Vos tables ouvertes", "Terminées"]),
+    ],
+)
+def test_your_games_sections_in_both_languages(act, client, alice, bob, language, words):
+    """French: once /tmp/brief/fr-lobby.po is merged into the catalogue."""
+    your_games(act, alice, bob)
+    alice.language = language
+    alice.save(update_fields=["language"])
+    client.force_login(alice)
+    html = client.get(reverse("lobby")).content.decode()
+    for word in words:
+        assert f">{word}</h3>" in html

@@ -1,20 +1,148 @@
-"""The new-game form offers Expert only while a correspondence time is chosen (static/js/
-table.js), and a table made with it has an Expert seat."""
+"""The new-game form: the seats of the chosen number of players only (static/js/lobby.js), each
+by its character and its bots named as the table will name them; every seat without the script,
+with a note that only then says the extra ones are ignored; Expert only while a correspondence
+time is chosen (static/js/table.js). Both sizes, both languages, no axe violation of any impact.
+
+The French runs read the form's seats, which are already in the catalogue (the characters,
+"Bot Moyen"): they pass before /tmp/brief/fr-lobby.po is merged."""
+
+from pathlib import Path
 
 import pytest
+from django.utils import translation
 from playwright.sync_api import expect
 
 from accounts.models import User
-from games.models import Game
+from games.models import CHARACTERS, Game
 
 from .conftest import CHROMIUM, CHROMIUM_MISSING
-from .helpers import PHONE, logged_in_context, shoot
+from .helpers import AXE, DESKTOP, PHONE, assert_no_sideways_scroll, logged_in_context, shoot
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(not CHROMIUM.exists(), reason=CHROMIUM_MISSING),
 ]
+
+SIZES = {"desktop": DESKTOP, "phone": PHONE}
+SHOTS = Path("/tmp/shots/lobby")
+MEDIUM = {"en": "Medium bot", "fr": "Bot Moyen"}
+EASY = {"en": "Easy bot", "fr": "Bot Facile"}
+IGNORED = "Seats beyond the number of players are ignored."
+
+
+def characters(language: str) -> list[str]:
+    with translation.override(language):
+        return [str(c) for c in CHARACTERS]
+
+
+def all_violations(page) -> list[str]:
+    """axe-core's violations on the page as it is now, of any impact, in words."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE.read_text() + "\n;true")
+    return page.evaluate(
+        """async () => {
+            const result = await axe.run(document, {resultTypes: ["violations"]});
+            return result.violations.map(v => `${v.impact} ${v.id}: ${v.help} -> ` +
+                v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(" | "));
+        }"""
+    )
+
+
+def photograph(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SHOTS / f"{name}.png", full_page=True)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_form_shows_the_seats_of_the_chosen_number_of_players(
+    browser, live_server, language, size
+):
+    user = User.objects.create_user(
+        "olga", "olga@example.org", "a long passphrase 42", language=language
+    )
+    context = logged_in_context(browser, live_server, user, **SIZES[size])
+    page = context.new_page()
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    names = characters(language)
+    form = page.locator("form.new-game")
+    seats = form.get_by_role("group", name=form.locator("legend").inner_text())
+    players = page.locator("select#players")
+    assert players.input_value() == "4"
+    for count in (2, 3, 4, 5):
+        players.select_option(str(count))
+        # The seats of this table only, each a menu named by its character...
+        expect(seats.get_by_role("combobox")).to_have_count(count - 1)
+        for p in range(1, 5):
+            menu = page.locator(f"select#seat_{p}")
+            if p < count:
+                expect(seats.get_by_role("combobox", name=names[p], exact=True)).to_be_visible()
+            else:
+                expect(menu).to_be_hidden()
+                assert menu.is_disabled(), "a hidden seat is not sent"
+        # ...its bots named apart, as the table will name them.
+        chosen = [
+            page.locator(f"select#seat_{p} option:checked").inner_text() for p in range(1, count)
+        ]
+        assert chosen == [f"{MEDIUM[language]} ({names[p]})" for p in range(1, count)]
+        assert IGNORED not in page.locator("main").inner_text()
+        assert_no_sideways_scroll(page)
+        assert all_violations(page) == [], f"{count} players"
+        if count >= 4:
+            photograph(page, f"lobby-{count}-players-{language}-{size}")
+
+    # Made at 3 players with an Easy Tiger: the table has those seats, named as the form said.
+    players.select_option("3")
+    page.locator("select#seat_2").select_option("easy")
+    page.locator("form.new-game button[type=submit]").click()
+    page.wait_for_url("**/games/**")
+    game = Game.objects.get()
+    levels = [s.user.bot_level if s.user else None for s in game.seats.order_by("position")]
+    assert (game.players, levels) == (3, ["", "medium", "easy"])
+    expect(page.get_by_text(f"{EASY[language]} ({names[2]})").first).to_be_visible()
+    context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_keyboard_reaches_the_seats_of_the_chosen_number_only(browser, live_server, size):
+    user = User.objects.create_user("olga", "olga@example.org", "a long passphrase 42")
+    context = logged_in_context(browser, live_server, user, **SIZES[size])
+    page = context.new_page()
+    page.goto("/")
+    players = page.locator("select#players")
+    for key, count in (("ArrowDown", 5), ("ArrowUp", 4), ("ArrowUp", 3), ("ArrowUp", 2)):
+        players.focus()
+        page.keyboard.press(key)
+        assert players.input_value() == str(count)
+        reached = []
+        for _ in range(count):
+            page.keyboard.press("Tab")
+            reached.append(page.evaluate("document.activeElement.id"))
+        assert reached == [f"seat_{p}" for p in range(1, count)] + ["target"], key
+    context.close()
+
+
+def test_without_its_script_the_form_shows_every_seat_and_says_the_extra_ones_are_ignored(
+    browser, live_server
+):
+    user = User.objects.create_user("olga", "olga@example.org", "a long passphrase 42")
+    context = logged_in_context(browser, live_server, user, java_script_enabled=False, **DESKTOP)
+    page = context.new_page()
+    page.goto("/")
+    expect(page.get_by_text(IGNORED)).to_be_visible()
+    names = characters("en")
+    for p in range(1, 5):
+        expect(page.get_by_role("combobox", name=names[p], exact=True)).to_be_visible()
+    page.locator("select#players").select_option("2")
+    page.locator("select#seat_3").select_option("easy")  # beyond 2 players: ignored
+    page.locator("form.new-game button[type=submit]").click()
+    page.wait_for_url("**/games/**")
+    game = Game.objects.get()
+    assert [s.user.username for s in game.seats.order_by("position")] == ["olga", "bot-medium"]
+    expect(page.get_by_text(f"Medium bot ({names[1]})").first).to_be_visible()
+    context.close()
 
 
 def test_expert_is_offered_with_a_correspondence_time_only(browser, live_server):

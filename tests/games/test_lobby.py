@@ -4,6 +4,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from accounts.models import User
 from games import engine
@@ -19,7 +20,7 @@ from games.actions import (
 )
 from games.actions.lobby import TIME_CONTROLS
 from games.forms import CreateGameForm
-from games.models import Game, Round
+from games.models import CHARACTERS, Game, Round
 
 pytestmark = pytest.mark.django_db
 DAY = 24 * 3600
@@ -171,7 +172,7 @@ def test_the_new_game_form_offers_what_the_code_accepts(client, alice):
     assert [value for value, _ in seat] == ["", *User.BotLevel.values]
     assert [value for value, selected in seat if selected] == [User.DEFAULT_BOT_LEVEL]
     assert [int(value) for value, _ in _options(html, "players")] == list(engine.PLAYER_COUNTS)
-    assert ">7 days<" in html and ">1 minute<" in html and ">Medium bot<" in html
+    assert ">7 days<" in html and ">1 minute<" in html and ">Medium bot (Crane)<" in html
     for value in accepted:
         form = CreateGameForm({"players": "2", "move_seconds": value})
         assert form.is_valid(), value
@@ -197,3 +198,89 @@ def test_the_add_bot_form_offers_every_level_the_table_takes(act, client, alice)
     assert [value for value, selected in levels if selected] == [User.DEFAULT_BOT_LEVEL]
     html = client.get(reverse("game", args=[later.pk])).content.decode()
     assert [value for value, _ in _options(html, "level")] == User.BotLevel.values
+
+
+def _labels(html: str) -> dict[str, str]:
+    """The text of each label of the new-game form, by the id of its field."""
+    return dict(re.findall(r'<label [^>]*for="([^"]+)"[^>]*>([^<]*)</label>', html))
+
+
+def _option_labels(html: str, name: str) -> dict[str, str]:
+    select = re.search(rf'<select id="[^"]*" name="{name}">(.*?)</select>', html, re.S).group(1)
+    return dict(re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>', select))
+
+
+@pytest.mark.parametrize(
+    ("language", "medium", "open_seat"),
+    [("en", "Medium bot", "Open for a person"), ("fr", "Bot Moyen", "Libre pour une personne")],
+)
+def test_the_form_names_each_seat_and_its_bots_as_the_table_will(
+    act, client, alice, language, medium, open_seat
+):
+    """Each other seat by its character, and each bot in its menu by the name the table gives
+    it (``Seat.name``): at 5 players the two Medium bots read apart before the game as in it."""
+    alice.language = language
+    alice.save(update_fields=["language"])
+    client.force_login(alice)
+    html = client.get(reverse("lobby")).content.decode()
+    labels = _labels(html)
+    characters = [str(c) for c in _translated(CHARACTERS, language)]
+    assert [labels[f"seat_{p}"] for p in range(1, 5)] == characters[1:]
+    menus = [_option_labels(html, f"seat_{p}") for p in range(1, 5)]
+    assert [menu["medium"] for menu in menus] == [f"{medium} ({c})" for c in characters[1:]]
+    assert all(menu[""] == open_seat for menu in menus)
+    # Made with those seats, the table names its bots as the menus did.
+    answer = client.post(
+        reverse("game_create"), {"players": "5", **{f"seat_{p}": "medium" for p in range(1, 5)}}
+    )
+    game = Game.objects.get()
+    assert answer.status_code == 302 and answer.url == reverse("game", args=[game.pk])
+    with translation.override(language):
+        names = [str(seat.name) for seat in game.seats.select_related("game", "user")[1:]]
+    assert names == [menu["medium"] for menu in menus]
+    page = client.get(answer.url).content.decode()
+    assert all(name in page for name in names)
+
+
+def _translated(words, language):
+    with translation.override(language):
+        return [str(word) for word in words]
+
+
+def test_seats_beyond_the_number_of_players_are_ignored_and_said_so_only_without_script(
+    client, alice
+):
+    """A page without its script sends every seat: those beyond the number of players are
+    neither used nor refused, and only such a page says so (the script hides them)."""
+    client.force_login(alice)
+    html = client.get(reverse("lobby")).content.decode()
+    hint = "Seats beyond the number of players are ignored."
+    assert f'<p class="hint" data-without-script>{hint}</p>' in html  # hidden by lobby.js
+    assert html.count(hint) == 1
+    answer = client.post(
+        reverse("game_create"),
+        {"players": "2", "seat_1": "easy", "seat_2": "no such level", "seat_3": "expert"},
+    )
+    game = Game.objects.get()
+    assert answer.url == reverse("game", args=[game.pk])
+    assert [s.user.username for s in game.seats.order_by("position")] == ["alice", "bot-easy"]
+
+
+BAD_INPUT = [
+    ({"players": "6"}, "Nyet! is played by 2 to 5 players."),
+    ({"players": "two"}, "Choose the number of players and the rounds from the form."),
+    ({"players": "3", "seat_2": "godlike"}, "Tiger: choose a bot level or an open seat."),
+    ({"players": "3", "seat_1": "expert"}, "The Expert bot plays only correspondence games"),
+    ({"players": "3", "target": "0"}, "The point target must be between 1 and"),
+]
+
+
+def test_bad_input_to_the_form_says_what_is_wrong_and_makes_nothing(client, alice):
+    """Each refusal in a sentence, naming the seat at fault; a bad seat beyond the number of
+    players is not what is refused."""
+    client.force_login(alice)
+    for data, message in BAD_INPUT:
+        for sent in (data, {**data, "seat_4": "godlike"}):
+            page = client.post(reverse("game_create"), sent, follow=True).content.decode()
+            assert 'class="message-error"' in page and message in page, sent
+            assert not Game.objects.exists()
