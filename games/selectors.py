@@ -593,7 +593,17 @@ def lobby(user) -> dict:
                 section = "turn" if seat.acting_since else "others"
             else:
                 section = "open" if status == Game.Status.OPEN else "ended"
-            mine[section].append({"game": seat.game, "seat": seat, "seats": at_table[seat.game_id]})
+            item = {"game": seat.game, "seat": seat, "seats": at_table[seat.game_id]}
+            if section == "others":  # whom the game waits for
+                item["acting"] = ", ".join(
+                    str(s.name) for s in at_table[seat.game_id] if s.acting_since
+                )
+            if status == Game.Status.FINISHED:  # the user's place, as the result says it
+                table_seats = at_table[seat.game_id]
+                place = results.of_seats([s.score for s in table_seats], table_seats)
+                item["place"] = place.place_of(seat.position)
+                item["ordinal"] = table.ordinal(item["place"].rank)
+            mine[section].append(item)
         # Waiting for the user: soonest deadline first; the games ended, the latest first; the
         # others, newest first.
         mine["turn"].sort(

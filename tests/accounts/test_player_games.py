@@ -10,8 +10,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts import selectors
+from games import results, table
 from games import selectors as game_selectors
-from games.actions import abort_game, create_game, deadlines, join_game
+from games.actions import abort_game, create_game, deadlines, join_game, resign
 from games.models import Game, Seat
 from tests.games.conftest import play_out
 
@@ -142,14 +143,17 @@ def test_your_games_in_sections_each_game_in_one(act, client, alice, bob):
             assert (link in part) == (game in expected), (name, game, game.status)
     ended = shown["ended"]
     finished, aborted, expired = games["ended"]
-    score = Seat.objects.get(game=finished, user=alice).score
-    assert f"finished, {score} points" in ended and "aborted" in ended and "expired" in ended
+    seats = list(finished.seats.select_related("user", "game"))
+    mine = results.of_seats([s.score for s in seats], seats).place_of(0)
+    points = f"{mine.total} point" if mine.total == 1 else f"{mine.total} points"
+    line = f"finished: {table.ordinal(mine.rank)}, {points}"
+    assert line in ended and "aborted" in ended and "expired" in ended
     # The latest ended first.
     order = [ended.index(f"/games/{g.pk}/") for g in (finished, aborted, expired)]
     assert order == sorted(order)
     assert url("alice", "finished") in html  # every finished game, a page at a time
-    # The one waited for is named in bold in "Waiting for others".
-    assert "<strong>bob</strong>" in shown["others"]
+    # The one waited for is named in "Waiting for others".
+    assert "waiting for bob" in shown["others"]
 
 
 def test_your_games_with_none_says_so_and_empty_sections_are_left_out(act, client, alice):
@@ -205,3 +209,14 @@ def test_your_games_sections_in_both_languages(act, client, alice, bob, language
     html = client.get(reverse("lobby")).content.decode()
     for word in words:
         assert f">{word}</h3>" in html
+
+
+def test_a_game_left_by_resigning_says_so_beside_the_place(act, client, alice):
+    """The place is the result's (games.results): a seat that resigned is last, and says why."""
+    game = act(create_game, alice, players=3, bots=["easy", "easy"], target=1)
+    act(resign, alice, game.pk)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    client.force_login(alice)
+    part = sections(client.get(reverse("lobby")).content.decode())["ended"]
+    assert "finished: 3rd, " in part and "(resigned: ranked last)" in part
