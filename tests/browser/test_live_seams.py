@@ -30,7 +30,7 @@ from tests.games.conftest import play_out
 from tests.games.test_push import serve, wait_for_sessions_to_close
 
 from .conftest import CHROMIUM, CHROMIUM_MISSING, TIMEOUT
-from .helpers import DESKTOP, PHONE
+from .helpers import DESKTOP, PHONE, assert_accessible
 
 pytestmark = [
     pytest.mark.browser,
@@ -178,6 +178,7 @@ def test_a_seat_taken_and_left_shows_everywhere_and_the_joiner_gets_the_chat(
     for page in (alices, carols):
         expect(seat_list(page)).to_contain_text("bob")
     shoot(bobs, f"joiner-chat-{size}-{language}")
+    assert_accessible(bobs, "the joiner's page with its chat")
 
     bobs.get_by_role("button", name=words["leave"]).click()
     expect(bobs.locator("#chat")).to_have_count(0)
@@ -236,6 +237,8 @@ def test_a_rematch_offer_reaches_the_other_pages_and_starts_the_game_for_both(
     offer.scroll_into_view_if_needed()
     shoot(bobs, f"rematch-offer-{size}-{language}")
     shoot(alices, f"rematch-waiting-{size}-{language}")
+    assert_accessible(bobs, "the rematch offer")
+    assert_accessible(alices, "the asker's waiting state")
 
     offer.get_by_role("button", name=words["decline"]).click()
     for page in (alices, bobs, carols):
