@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts import selectors
-from games import results, table
 from games import selectors as game_selectors
+from games import table
 from games.actions import abort_game, create_game, deadlines, join_game, resign
 from games.models import Game, Seat
 from tests.games.conftest import play_out
@@ -143,10 +143,10 @@ def test_your_games_in_sections_each_game_in_one(act, client, alice, bob):
             assert (link in part) == (game in expected), (name, game, game.status)
     ended = shown["ended"]
     finished, aborted, expired = games["ended"]
-    seats = list(finished.seats.select_related("user", "game"))
-    mine = results.of_seats([s.score for s in seats], seats).place_of(0)
-    points = f"{mine.total} point" if mine.total == 1 else f"{mine.total} points"
-    line = f"finished: {table.ordinal(mine.rank)}, {points}"
+    # Played to its end by both seats: ranked by points (games.results), equal ones sharing.
+    mine, bot = (seat.score for seat in finished.seats.order_by("position"))
+    points = f"{mine} point" if mine == 1 else f"{mine} points"
+    line = f"finished: {table.ordinal(1 if mine >= bot else 2)}, {points}"
     assert line in ended and "aborted" in ended and "expired" in ended
     # The latest ended first.
     order = [ended.index(f"/games/{g.pk}/") for g in (finished, aborted, expired)]
