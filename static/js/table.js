@@ -275,7 +275,7 @@
     if (form.matches(".choice-form")) {
       var wanted = Number(form.dataset.count || 1);
       var ticked = form.querySelectorAll("input[name=cards]:checked, input[name=card]:checked");
-      if (input.type === "radio" || (!input.checked && ticked.length === wanted - 1)) {
+      if (!input.checked && ticked.length === wanted - 1) {
         input.checked = true;
         noteTicks({ target: input });
       }

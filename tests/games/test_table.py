@@ -9,7 +9,7 @@ import pytest
 from django.utils import translation
 
 from accounts.models import Shown
-from games import engine, selectors, table
+from games import engine, results, selectors, table
 from games.engine import ChooseTeams, PlayCard, apply, view
 from games.engine.cards import VALUE
 from games.templatetags import nyet
@@ -385,8 +385,8 @@ def test_the_round_summary_spells_out_each_players_points(players):
 
 
 def test_the_ranking_shares_places_on_equal_totals():
-    rows = table.ranking([10, 30, 10, -2], ["a", "b", "c", "d"])
-    assert [(r["name"], r["rank"], r["place"], r["tied"]) for r in rows] == [
+    places = results.result([10, 30, 10, -2], ["a", "b", "c", "d"], [False] * 4).places
+    assert [(p.name, p.rank, table.ordinal(p.rank), p.tied) for p in places] == [
         ("b", 1, "1st", False),
         ("a", 2, "2nd", True),
         ("c", 2, "2nd", True),
