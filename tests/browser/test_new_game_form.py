@@ -137,6 +137,7 @@ def test_without_its_script_the_form_shows_every_seat_and_says_the_extra_ones_ar
         expect(page.get_by_role("combobox", name=names[p], exact=True)).to_be_visible()
     page.locator("select#players").select_option("2")
     page.locator("select#seat_3").select_option("easy")  # beyond 2 players: ignored
+    photograph(page, "lobby-without-script-desktop")
     page.locator("form.new-game button[type=submit]").click()
     page.wait_for_url("**/games/**")
     game = Game.objects.get()
