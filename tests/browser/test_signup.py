@@ -70,8 +70,8 @@ def create_game_with_two_bots(page) -> None:
     page.goto("/")
     expect(page.get_by_role("heading", name="New game")).to_be_visible()
     page.get_by_label("Players").select_option("3")
-    page.get_by_label("Seat 1", exact=True).select_option("easy")
-    page.get_by_label("Seat 2", exact=True).select_option("easy")
+    page.get_by_label("Crane", exact=True).select_option("easy")
+    page.get_by_label("Tiger", exact=True).select_option("easy")
     page.get_by_role("button", name="Create the game").click()
     expect(page).to_have_url(re.compile(r"/games/\d+/$"))
 

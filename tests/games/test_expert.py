@@ -87,7 +87,7 @@ def test_the_forms_offer_expert_at_correspondence_tables_only(act, client, alice
     # The form's default time is live: shown by the page's script once a correspondence time is
     # chosen (static/js/table.js).
     assert "data-correspondence-only" in expert and "hidden" in expert and "disabled" in expert
-    assert ">Expert bot (correspondence only)<" in lobby
+    assert ">Expert bot (Crane), correspondence only<" in lobby
     assert not [o for o in options(lobby, "seat_1") if "hidden" in o and 'value="expert"' not in o]
     live = act(create_game, alice, players=3, bots=[None, None], **LIVE)
     page = client.get(reverse("game", args=[live.pk])).content.decode()
