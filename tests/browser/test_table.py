@@ -436,8 +436,8 @@ def test_a_whole_game_at_the_table(table):
         int(re.search(r"-?\d+", t).group()) for t in over.locator(".rank-total").all_inner_texts()
     ]
     assert totals == sorted(totals, reverse=True)
-    expect(over.locator(".rank-rating")).to_have_count(1)  # alice's; bots are not shown
-    expect(over.locator(".rank-rating")).to_contain_text("→")
+    expect(over.locator(".rank-rating")).to_have_count(n)  # every seat's, the bots' too
+    expect(over.locator(".rank-rating").first).to_contain_text("→")
     expect(game.locator('[data-zone="round-summary"] [data-card]')).to_have_count(n)
     table.photograph("game-over")
 
