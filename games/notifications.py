@@ -48,7 +48,15 @@ from django.utils import timezone, translation
 from accounts.models import RatingChange, User, shown
 from games import clock, results
 from games.engine import game_standings, state_from_json
-from games.models import ChatMessage, Game, PendingEmail, Seat, SentEmail, Vacation
+from games.models import (
+    ChatMessage,
+    Game,
+    PendingEmail,
+    RematchOffer,
+    Seat,
+    SentEmail,
+    Vacation,
+)
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +68,7 @@ PREFERENCES = {
     "bot_moved": "email_reminders",
     "vacation_ending": "email_reminders",
     "invitation": "email_invitations",
+    "rematch_offered": "email_invitations",
     "game_over": "email_game_over",
     "game_aborted": "email_game_over",
     "player_resigned": "email_game_over",
@@ -74,6 +83,7 @@ GAME_KINDS = {
     "game_aborted",
     "player_resigned",
     "table_expired",
+    "rematch_offered",
 }
 TURN_KINDS = {"your_turn", "reminder"}  # about one turn: pointless once it is over
 UNSUBSCRIBE_SALT = "nyet.unsubscribe"
@@ -213,6 +223,16 @@ def _game_email(kind: str, game_id: int, position: int, key: str, now):
     if kind == "player_resigned":
         resigned = game.seats.filter(position=int(key.split(":")[1])).first()
         context["resigned"] = resigned.name if resigned else ""
+    if kind == "rematch_offered":
+        offer = (
+            RematchOffer.objects.filter(pk=int(key.split(":")[1]), outcome="open")
+            .select_related("asked_by")
+            .first()
+        )
+        if offer is None or seat.user_id in offer.accepted:
+            return None  # answered, started or over: nothing left to ask
+        context["asker"] = offer.asked_by.name if offer.asked_by else ""
+        context["expires_at"] = offer.expires_at
     if kind == "game_over":
         totals = game_standings(state_from_json(game.state)).totals
         seats = list(game.seats.select_related("user"))

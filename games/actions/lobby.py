@@ -445,7 +445,12 @@ def rematch(user, game_id: int, now=None) -> RematchOffer:
             )
         elif user.pk in offer.accepted:
             return offer  # asked twice (a second tab, a double click): nothing changes
+        asked = offer.pk is None
         _say_yes(old, seats, offer, user, now)
+        if asked and offer.outcome == RematchOffer.Outcome.OPEN:
+            # Those away from the page hear of it by email (their choice for invitations).
+            key = f"rematch:{offer.pk}"
+            notify_people_on_commit("rematch_offered", old, key=key, skip_user_id=user.pk)
     return offer
 
 

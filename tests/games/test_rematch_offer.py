@@ -8,7 +8,9 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.core import mail
 from django.urls import reverse
+from django.utils.timezone import now
 
 from accounts.models import User
 from games.actions import ActionError, create_game, join_game, resign
@@ -20,6 +22,7 @@ from games.actions.lobby import (
     rematch,
 )
 from games.models import Game, RematchOffer
+from games.notifications import compose
 
 from .conftest import play_out, seat_of
 
@@ -304,3 +307,27 @@ def test_the_page_in_french(act, client, trio):
     act(decline_rematch, bob, game.pk, offer.pk)
     html = client.get(reverse("game", args=[game.pk]), **french).content.decode()
     assert "bob a refusé la revanche." in html
+
+
+def test_the_others_are_emailed_the_offer_once_and_not_once_it_is_answered(act, trio):
+    game, alice, bob, carol = trio
+    mail.outbox.clear()
+    offer = act(rematch, bob, game.pk)
+    act(rematch, bob, game.pk)  # asked twice: still one email each
+
+    told = sorted((m.to[0], m.subject) for m in mail.outbox)
+    assert told == [
+        ("alice@example.com", f"bob offers a rematch of game {game.pk}"),
+        ("carol@example.com", f"bob offers a rematch of game {game.pk}"),
+    ]
+    body = mail.outbox[0].body
+    assert "Accept or decline on the game's page before" in body
+    assert reverse("game", args=[game.pk]) in body
+
+    # An email composed after the offer was answered is not sent (a late or repeated task).
+    key = f"rematch:{offer.pk}"
+    assert compose("rematch_offered", [game.pk, seat_of(game, alice), key], now()) is not None
+    act(accept_rematch, alice, game.pk, offer.pk)
+    assert compose("rematch_offered", [game.pk, seat_of(game, alice), key], now()) is None
+    act(decline_rematch, carol, game.pk, offer.pk)
+    assert compose("rematch_offered", [game.pk, seat_of(game, carol), key], now()) is None
