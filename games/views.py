@@ -132,20 +132,6 @@ def page_not_found(request, exception):
 def lobby(request):
     context = selectors.lobby(request.user)
     context.update(new_game_choices())
-    # "Easy bot"...: said once here for the four seats' menus, not once per seat and level
-    # Expert: only while a correspondence time is chosen (static/js/table.js shows it then),
-    # which the form's default is not.
-    correspondence = set(context["correspondence_levels"])
-    context["bot_options"] = [
-        (
-            value,
-            _("%(level)s bot (correspondence only)") % {"level": label}
-            if value in correspondence
-            else _("%(level)s bot") % {"level": label},
-            value in correspondence,
-        )
-        for value, label in context["bot_levels"]
-    ]
     context["live_by_default"] = context["default_time"].startswith(f"{Game.TimeControl.LIVE}:")
     # "New game" at the end of a game comes here with its player count.
     wanted = request.GET.get("players", "")
