@@ -173,7 +173,7 @@ def test_the_leaderboard_ranks_by_the_shown_rating(
     values = [rating.shown.value for _, rating in context["rows"]]
     assert values == sorted(values, reverse=True)
     for _, rating in context["rows"]:
-        assert f"{rating.shown} <span class=\"spread\">± {rating.shown.spread}</span>" in html
+        assert f'{rating.shown} <span class="spread">± {rating.shown.spread}</span>' in html
     assert [rank for rank, _ in context["rows"]] == list(range(1, len(ranked) + 1))
     assert "at least 2 finished games" in html
     for name in ranked:

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from accounts.models import RatingChange, User, ordinal
+from accounts.models import RatingChange, User, shown
 from games import engine
 from games.actions import (
     create_game,
