@@ -205,7 +205,7 @@ def test_a_choice_made_while_others_chose_is_taken_and_nothing_else_stale_is(
 
 def hidden_inputs(page: str) -> dict:
     """The hidden fields of the page's discard or pass form, as the browser would post them."""
-    form = re.search(r'<form [^>]*class="choice-form">(.*?)</form>', page, re.S).group(1)
+    form = re.search(r'<form [^>]*class="choice-form"[^>]*>(.*?)</form>', page, re.S).group(1)
     return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', form))
 
 
