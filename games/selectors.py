@@ -409,10 +409,16 @@ def final_result(seen: dict, infos) -> results.Result:
 
 
 def game_over(game: Game, seen: dict, infos, names: list[str]) -> dict:
-    """The result, and its ranking with each player's rating before and after; the rematch."""
+    """The result, and its ranking with each player's rating before and after."""
     changes = {c.position: c for c in RatingChange.objects.filter(game=game)}
-    by_seat = {info.position: info for info in infos}
     result = final_result(seen, infos)
+    return {"result": result, "ranking": ranking_rows(result, infos, changes)}
+
+
+def ranking_rows(result: results.Result, infos, changes: dict) -> list[dict]:
+    """The final ranking's rows: each place with its mark, its player's profile and, where
+    ``changes`` (``RatingChange`` by seat) has it, the rating before and after."""
+    by_seat = {info.position: info for info in infos}
     rows = []
     for place in result.places:
         info = by_seat[place.seat]
@@ -438,7 +444,7 @@ def game_over(game: Game, seen: dict, infos, names: list[str]) -> dict:
                 "rating": rating,
             }
         )
-    return {"result": result, "ranking": rows}
+    return rows
 
 
 def log_line(record, names: list[str], me: int | None, finished: bool) -> dict:
@@ -528,6 +534,9 @@ def replay_page(game_id: int, step: int | None, user) -> dict | None:
             "summary": summary,
         }
     )
+    if state.phase == engine.OVER:  # the end: the result, as the game's page gives it
+        context["result"] = final_result(seen, infos)
+        context["ranking"] = ranking_rows(context["result"], infos, {})
     return context
 
 

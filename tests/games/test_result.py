@@ -9,6 +9,7 @@ just before it, so it ends on autopilot with the most points and the stand-in ne
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from django.core import mail
@@ -144,3 +145,20 @@ def test_ranks_put_a_seat_that_left_after_every_seat_played_and_share_ties():
     timed_out = results.result([9, 1], ["ann", "bob"], [True, False])
     assert timed_out.place_of(0).reason == "left the game: ranked last"
     assert results.result([5, 5], ["a", "b"], [False, False]).outscored_by == []
+
+
+def test_the_replay_ends_on_the_same_result(client, left_on_top):
+    game, gone = left_on_top
+    client.force_login(gone)
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    last = game.moves.count()
+    end = client.get(reverse("game_replay", args=[game.pk]) + f"?step={last}").content.decode()
+
+    def said(html: str) -> tuple[str, list[str]]:
+        line = html[html.index('class="winner-line"') : html.index("</p>", html.index("winner"))]
+        return line, re.findall(r'data-rank-seat="(\d)"', html)
+
+    assert said(end) == said(page)
+    assert f"{gone.name} scored more, but resigned: ranked last." in said(end)[0]
+    start = client.get(reverse("game_replay", args=[game.pk]) + "?step=3").content.decode()
+    assert "winner-line" not in start
