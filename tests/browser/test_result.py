@@ -12,6 +12,7 @@ from tests.games.test_result import finish_with_top_resigned
 
 from .conftest import CHROMIUM, CHROMIUM_MISSING
 from .helpers import DESKTOP, PHONE, assert_no_sideways_scroll, logged_in_context, shoot
+from .test_accessibility import every_violation
 
 pytestmark = [
     pytest.mark.browser,
@@ -73,4 +74,11 @@ def test_the_game_over_page_after_a_resign_names_the_true_winner(browser, live_s
                 page.goto(f"/players/{winner.user.username}/")
                 expect(page.locator("p.rating")).to_have_text(re.compile(words["rated"]))
                 shoot(page, f"result-profile-{language}-{size}")
+                page.goto(f"/games/{game.pk}/replay/?step={game.moves.count()}")
+                expect(page.locator(".winner-line")).to_contain_text(
+                    words["why"].format(name=gone.name)
+                )
+                expect(page.locator(".ranking li").last).to_contain_text(gone.name)
+                shoot(page, f"result-replay-end-{language}-{size}")
+                assert every_violation(page) == []
             context.close()
