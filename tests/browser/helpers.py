@@ -39,21 +39,25 @@ def shoot(page, name: str) -> Path:
     return path
 
 
-def axe_violations(page) -> list[str]:
-    """axe-core's serious and critical violations on the page as it is now, in words."""
+def every_violation(page) -> list[str]:
+    """axe-core's violations of any impact on the page as it is now, in words, each starting
+    with its impact."""
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         # Evaluated by the browser's debugger, as the site's policy refuses inline <script> tags.
         page.evaluate(AXE.read_text() + "\n;true")
     results = page.evaluate(
         """async () => {
             const result = await axe.run(document, {resultTypes: ["violations"]});
-            return result.violations
-                .filter(v => v.impact === "serious" || v.impact === "critical")
-                .map(v => `${v.impact} ${v.id}: ${v.help} -> ` +
-                          v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(" | "));
+            return result.violations.map(v => `${v.impact} ${v.id}: ${v.help} -> ` +
+                v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(" | "));
         }"""
     )
     return list(results)
+
+
+def axe_violations(page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now, in words."""
+    return [v for v in every_violation(page) if v.split(" ", 1)[0] in ("serious", "critical")]
 
 
 def assert_accessible(page, where: str) -> None:

@@ -14,11 +14,11 @@ from tests.steering import play_until
 
 from .conftest import CHROMIUM, CHROMIUM_MISSING
 from .helpers import (
-    AXE,
     DESKTOP,
     PHONE,
     assert_accessible,
     assert_no_sideways_scroll,
+    every_violation,
     logged_in_context,
     shoot,
 )
@@ -62,19 +62,6 @@ def test_the_pages_around_the_table_have_no_serious_violation(browser, live_serv
                 )
                 assert wide_tables == 0, f"{name}: {wide_tables} tables scroll sideways"
         context.close()
-
-
-def every_violation(page) -> list[str]:
-    """axe-core's violations of any impact on the page as it is now, in words."""
-    if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.evaluate(AXE.read_text() + "\n;true")
-    return page.evaluate(
-        """async () => {
-            const result = await axe.run(document, {resultTypes: ["violations"]});
-            return result.violations.map(v => `${v.impact} ${v.id}: ${v.help} -> ` +
-                v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(" | "));
-        }"""
-    )
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])

@@ -16,7 +16,14 @@ from accounts.models import User
 from games.models import CHARACTERS, Game
 
 from .conftest import CHROMIUM, CHROMIUM_MISSING
-from .helpers import AXE, DESKTOP, PHONE, assert_no_sideways_scroll, logged_in_context, shoot
+from .helpers import (
+    DESKTOP,
+    PHONE,
+    assert_no_sideways_scroll,
+    every_violation,
+    logged_in_context,
+    shoot,
+)
 
 pytestmark = [
     pytest.mark.browser,
@@ -34,19 +41,6 @@ IGNORED = "Seats beyond the number of players are ignored."
 def characters(language: str) -> list[str]:
     with translation.override(language):
         return [str(c) for c in CHARACTERS]
-
-
-def all_violations(page) -> list[str]:
-    """axe-core's violations on the page as it is now, of any impact, in words."""
-    if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.evaluate(AXE.read_text() + "\n;true")
-    return page.evaluate(
-        """async () => {
-            const result = await axe.run(document, {resultTypes: ["violations"]});
-            return result.violations.map(v => `${v.impact} ${v.id}: ${v.help} -> ` +
-                v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(" | "));
-        }"""
-    )
 
 
 def photograph(page, name: str) -> None:
@@ -89,7 +83,7 @@ def test_the_form_shows_the_seats_of_the_chosen_number_of_players(
         assert chosen == [f"{MEDIUM[language]} ({names[p]})" for p in range(1, count)]
         assert IGNORED not in page.locator("main").inner_text()
         assert_no_sideways_scroll(page)
-        assert all_violations(page) == [], f"{count} players"
+        assert every_violation(page) == [], f"{count} players"
         if count >= 4:
             photograph(page, f"lobby-{count}-players-{language}-{size}")
 

@@ -11,8 +11,14 @@ from accounts.models import User
 from tests.games.test_result import finish_with_top_resigned
 
 from .conftest import CHROMIUM, CHROMIUM_MISSING
-from .helpers import DESKTOP, PHONE, assert_no_sideways_scroll, logged_in_context, shoot
-from .test_accessibility import every_violation
+from .helpers import (
+    DESKTOP,
+    PHONE,
+    assert_no_sideways_scroll,
+    every_violation,
+    logged_in_context,
+    shoot,
+)
 
 pytestmark = [
     pytest.mark.browser,

@@ -15,8 +15,7 @@ from accounts.models import User
 from tests.accounts.test_player_games import your_games
 
 from .conftest import CHROMIUM, CHROMIUM_MISSING
-from .helpers import DESKTOP, PHONE, assert_no_sideways_scroll, logged_in_context
-from .test_new_game_form import all_violations
+from .helpers import DESKTOP, PHONE, assert_no_sideways_scroll, every_violation, logged_in_context
 
 pytestmark = [
     pytest.mark.browser,
@@ -67,7 +66,7 @@ def test_your_games_in_sections(browser, live_server, language, size):
         hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
         assert sorted(hrefs) == sorted(f"/games/{g.pk}/" for g in shown), heading
     assert_no_sideways_scroll(page)
-    assert all_violations(page) == []
+    assert every_violation(page) == []
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=SHOTS / f"your-games-{language}-{size}.png", full_page=True)
 
@@ -75,5 +74,5 @@ def test_your_games_in_sections(browser, live_server, language, size):
     mine.get_by_role("link", name=words["all"]).click()
     expect(page.get_by_role("heading", level=1)).to_have_text(words["finished"])
     assert_no_sideways_scroll(page)
-    assert all_violations(page) == []
+    assert every_violation(page) == []
     context.close()
