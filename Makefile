@@ -1,20 +1,28 @@
 # Everything runs from .venv, which the first target you call creates with python3 (3.11+).
-# It is (re)installed only when requirements.lock or pyproject.toml changes: the exact versions of
-# requirements.lock, each checked against its hash, then the project itself.
+# It is (re)installed only when its lock or pyproject.toml changes: the exact versions of the lock,
+# each checked against its hash and each a wheel (no compiler, no system library), then the
+# project itself. The lock is requirements-dev.lock (the site, the tests, the tools), or
+# requirements.lock (the site alone) under NYET_ENV=production.
 
 PYTHON3 ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
+LOCK := $(if $(filter production,$(NYET_ENV)),requirements.lock,requirements-dev.lock)
 
 .PHONY: run test format vectors bench messages build lock
 
 # Migrates, makes the demo account and the bot players (printing the demo login), then starts the
-# site and a Celery worker together (Procfile). Ctrl-C stops both.
+# site, a Celery worker, beat and the live tick together (Procfile.dev). Ctrl-C stops them all.
+# The site listens on PORT (make run PORT=8001, or PORT in the environment; 8000 unless said).
+# Honcho gives each process a PORT of its own (the site, first, this one; the others 100, 200,
+# 300 above), so the address in emails (SITE_URL, the worker's) is set here, from this one.
+PORT ?= 8000
+run: export SITE_URL ?= http://127.0.0.1:$(PORT)
 run: $(INSTALLED)
 	$(PY) manage.py migrate
 	$(PY) manage.py setup_demo
-	$(VENV)/bin/honcho -f Procfile.dev start
+	$(VENV)/bin/honcho -f Procfile.dev start --port $(PORT)
 
 # The tests run on every core (pytest-xdist), a test file to a worker.
 test: $(INSTALLED)
@@ -48,15 +56,26 @@ build: $(INSTALLED)
 	$(PY) manage.py collectstatic --noinput
 	$(PY) manage.py check --deploy --fail-level WARNING
 
-# Brings requirements.lock in line with pyproject.toml (dependencies and the dev extra, with their
-# hashes) after a change there; versions already pinned stay where they still fit. For Python 3.11
-# on Linux, as CI runs.
+# Brings the locks in line with pyproject.toml after a change there, with their hashes:
+# requirements-dev.lock (the dependencies and the dev extra), then requirements.lock (the
+# dependencies alone, at the same versions). Versions already pinned stay where they still fit.
+# For Python 3.11 on Linux: run it with Debian 12's 3.11.2 (PYTHON3=/usr/bin/python3 in a fresh
+# clone), as some packages need more before 3.11.3 (redis: async-timeout) and none less after.
+PIP_COMPILE = $(VENV)/bin/pip-compile --quiet --generate-hashes --strip-extras \
+	--no-emit-index-url --no-emit-find-links
 lock: | $(PY)
 	$(PY) -m pip install pip-tools
-	$(VENV)/bin/pip-compile --quiet --extra dev --generate-hashes --strip-extras \
-		--no-emit-index-url --no-emit-find-links --output-file requirements.lock pyproject.toml
+	$(PIP_COMPILE) --extra dev --output-file requirements-dev.lock pyproject.toml
+	$(PIP_COMPILE) --constraint requirements-dev.lock --output-file requirements.lock pyproject.toml
 
-$(INSTALLED): requirements.lock pyproject.toml | $(PY)
-	$(PY) -m pip install -r requirements.lock
+# It names the lock it installed: installed again when another one is asked for.
+ifneq ($(shell cat $(INSTALLED) 2>/dev/null),$(LOCK))
+$(INSTALLED): FORCE
+endif
+$(INSTALLED): $(LOCK) pyproject.toml | $(PY)
+	$(PY) -m pip install --require-hashes --only-binary :all: -r $(LOCK)
 	$(PY) -m pip install -e . --no-deps
-	touch $@
+	echo $(LOCK) > $@
+
+.PHONY: FORCE
+FORCE:

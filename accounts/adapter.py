@@ -1,20 +1,26 @@
 """How allauth treats our users: bots (``User.bot_level``) never log in and never get a
 password, no person may take a name that reads like a bot's or another player's
-(``accounts.names``), failed logins are counted per login name *and* address, and a visitor
-over one of allauth's limits is told when to try again."""
+(``accounts.names``), failed logins are limited per login name *and* address and per address
+(``accounts.failed_logins``), and a visitor over one of allauth's limits is told when to try
+again. Failed logins are also counted per
+account from any address (``accounts.login_guard``): an account under attack takes a one-time
+code by email, not a password, from a browser that has never logged in to it."""
 
 from __future__ import annotations
 
 import math
+import time
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core.internal import ratelimit as allauth_limits
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from nyet_site.refusals import retry_message
+from common.refusals import retry_message
 
+from . import failed_logins, login_guard
 from .names import BOT_PREFIX, clashes, reads_as_bot
 
 APP = "allauth.account"
@@ -25,10 +31,12 @@ def time_left(request, actions, key: str | None = None) -> int:
     for each full limit of ``actions``, when the oldest attempt it counts leaves its window.
 
     allauth keeps, per limit, the times of the attempts in its window (newest first), but says
-    neither which limit refused nor when (its 429 handler gets the request alone; the internal
-    module is the only way to read the counts). A limit per key is read only when the key is
-    given; when no limit read is full, the longest window of ``actions`` is an upper bound."""
-    now = allauth_limits.time.time()  # allauth's clock, which the tests stop
+    neither which limit refused nor when: its 429 handler gets the request alone, and no public
+    API reads the counts, so this reads them through allauth's internal module, a deliberate
+    exception listed in ``tests/test_public_apis.py``. A limit per key is read only when the
+    key is given; when no limit read is full, the longest window of ``actions`` is an upper
+    bound."""
+    now = time.time()  # allauth's clock (it reads time.time)
     waits, windows = [], [0.0]
     for action in actions:
         for rate in allauth_limits.get_rates(app=APP, action=action):
@@ -53,6 +61,12 @@ def retry_after(request, actions, key: str | None = None) -> int:
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    _attempt: float | None = None  # when this login attempt was counted (accounts.failed_logins)
+
+    def get_signup_redirect_url(self, request):
+        """A new account is offered the first-game guide (games.tutorial) before anything."""
+        return reverse("tutorial")
+
     def clean_username(self, username, shallow=False):
         username = super().clean_username(username, shallow=shallow)
         if username.lower().startswith(BOT_PREFIX):
@@ -65,25 +79,52 @@ class AccountAdapter(DefaultAccountAdapter):
             )
         return username
 
-    def _get_login_attempts_cache_key(self, request, **credentials):
-        """allauth's ``login_failed`` limit ("5/5m/key") counts failures per key. Its key is the
-        login name alone, so anyone could lock anyone out by failing on their name; ours is the
-        login name from this address: failures from elsewhere never lock the owner out. The
-        per-address limit ("10/m/ip") still stops one address from trying many names."""
-        name = super()._get_login_attempts_cache_key(request, **credentials)
-        return f"{name}@{self.get_client_ip(request)}"
-
     def pre_authenticate(self, request, **credentials):
-        """allauth's lock says "Try again later."; ours says when."""
-        try:
-            super().pre_authenticate(request, **credentials)
-        except ValidationError as error:
-            if error.code != "too_many_login_attempts":
-                raise
-            key = self._get_login_attempts_cache_key(request, **credentials)
-            wait = retry_after(request, ["login_failed"], key)
+        """The failed-login limits (``accounts.failed_logins``: allauth's own is off), counting
+        this attempt or saying when they end; then allauth's checks, then the per-account
+        cap."""
+        wait, self._attempt = failed_logins.attempt(request, credentials)
+        if wait:
+            request.retry_after = wait  # the login page sends it as Retry-After
             locked = _("Too many failed login attempts.")
-            raise ValidationError(f"{locked} {retry_message(wait)}", code=error.code) from error
+            raise ValidationError(f"{locked} {retry_message(wait)}", code="too_many_login_attempts")
+        super().pre_authenticate(request, **credentials)
+        if not request.user.is_authenticated and login_guard.needs_code(request, credentials):
+            # The same refusal for a right password and a wrong one: the guessing learns nothing.
+            # The login page then offers to email a code (templates/account/login.html).
+            login = login_guard.login_of(credentials)
+            request.login_code_email = login if "@" in login else ""
+            request.login_code_needed = True
+            raise ValidationError(
+                _(
+                    "Many wrong passwords have been tried on this account, so it takes a "
+                    "one-time code from a browser that has not logged in to it before: we can "
+                    "email you one."
+                ),
+                code="login_code_needed",
+            )
+
+    def authenticate(self, request, **credentials):
+        """An attempt that logs in is no failure: its count is taken back."""
+        user = super().authenticate(request, **credentials)
+        if user is not None and self._attempt is not None:
+            failed_logins.succeeded(request, credentials, self._attempt)
+        return user
+
+    def authentication_failed(self, request, **credentials):
+        """Count the failure against the account, from any address (``accounts.login_guard``);
+        a logged-in player confirming their password (allauth's reauthentication) is not
+        guessing."""
+        super().authentication_failed(request, **credentials)
+        if not request.user.is_authenticated:
+            login_guard.count_failure(request, credentials)
+
+    def post_login(self, request, user, **kwargs):
+        """Every login (password, code, sign-up) marks the browser as one its owner uses: it
+        logs in with the password alone while the account is under attack."""
+        response = super().post_login(request, user, **kwargs)
+        login_guard.remember(request, response, user)
+        return response
 
     def pre_login(self, request, user, **kwargs):
         if user.is_bot:

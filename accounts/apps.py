@@ -6,8 +6,8 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self):
-        from django.contrib.auth.signals import user_logged_in
+        from allauth.account.signals import password_reset
 
-        from nyet_site.middleware import record_login
+        from . import failed_logins
 
-        user_logged_in.connect(record_login, dispatch_uid="nyet.record_login")
+        password_reset.connect(failed_logins.forget_after_reset, dispatch_uid="failed_logins")

@@ -12,7 +12,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from nyet_site.forms import Form, ModelForm, QuotedInput
+from common.forms import Form, ModelForm, QuotedInput
 
 from .models import User
 from .names import clashes, name_key, reads_as_bot
@@ -48,6 +48,7 @@ class SettingsForm(ModelForm):
             "email_invitations",
             "email_game_over",
             "sound",
+            "play_forced_cards",
             "chat_hidden",
         ]
         widgets = {"email_turn": forms.RadioSelect}

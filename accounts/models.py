@@ -51,6 +51,16 @@ class User(AbstractUser):
     email_invitations = models.BooleanField(_("email invitations to games"), default=True)
     email_game_over = models.BooleanField(_("email when a game is over"), default=True)
     sound = models.BooleanField(_("play a sound when it is my turn"), default=False)
+    # BGA's "play forced moves": the page plays the only card the rules allow, after a moment
+    # the player may cancel (static/js/table.js), through the same form as a click.
+    play_forced_cards = models.BooleanField(
+        _("play forced cards for me"),
+        default=False,
+        help_text=_(
+            "When only one card may be played, it is played for you after a moment, unless you"
+            " cancel."
+        ),
+    )
     # Table chat: a player may hide it for themselves; staff may bar someone from writing.
     chat_hidden = models.BooleanField(_("hide the table chat"), default=False)
     chat_barred = models.BooleanField(
@@ -105,7 +115,7 @@ def bot_user(level: str) -> User:
 class Rating(models.Model):
     """A player's (or a bot level's) current OpenSkill rating: a cache of the last
     ``RatingChange`` of each of their rated games, written in the transaction that ends a game.
-    ``accounts.ratings.recompute_ratings`` rebuilds it from the game records."""
+    ``games.ratings.recompute_ratings`` rebuilds it from the game records."""
 
     user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="rating")
     mu = models.FloatField()

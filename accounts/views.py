@@ -1,4 +1,5 @@
-"""Thin views for the account pages: profiles, the leaderboard, settings, deleting an account."""
+"""Thin views for the account pages: the leaderboard, settings, deleting an account (a player's
+profile and games are the games' pages, ``games.views``)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,10 @@ from allauth.account import views as allauth_views
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from nyet_site.refusals import retry_message
+from common.refusals import retry_message
 
 from . import selectors
 from .actions import delete_account
@@ -42,23 +42,6 @@ def too_many_attempts(request):
     response = render(request, "429.html", {"message": message}, status=429)
     response["Retry-After"] = str(wait)
     return response
-
-
-def profile(request, username: str):
-    context = selectors.profile_page(username, viewer=request.user)
-    if context is None:
-        raise Http404(_("There is no such player."))
-    return render(request, "accounts/profile.html", context)
-
-
-def player_games(request, username: str, which: str):
-    """A player's games in play, or finished games, a page at a time."""
-    context = selectors.player_games_page(
-        username, which, request.GET.get("page"), viewer=request.user
-    )
-    if context is None:
-        raise Http404(_("There is no such player."))
-    return render(request, "accounts/games.html", context)
 
 
 def leaderboard(request):

@@ -5,10 +5,12 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from games import clock
 from games.actions import ActionError
+from games.live import announce_access_on_commit
 
 from .models import ApiToken, Scope
 
@@ -45,12 +47,52 @@ def create_token(user, name: str, scopes: list[str], now=None) -> tuple[ApiToken
     return token, raw
 
 
+def live_tokens(user) -> QuerySet[ApiToken]:
+    """``user``'s tokens not revoked."""
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True)
+
+
 def revoke_token(user, token_id: int, now=None) -> None:
+    """The token stops working at once: new calls get 401, and its open streams (in every web
+    process) are told on commit to check it again, and end (``api/stream.py``)."""
     updated = ApiToken.objects.filter(pk=token_id, user=user, revoked_at__isnull=True).update(
         revoked_at=now or clock.now()
     )
     if not updated:
         raise ActionError(_("There is no such token."), code="no_token")
+    announce_access_on_commit(token_id)
+
+
+def granted(scopes: list[str]) -> set[str]:
+    """What a token of ``scopes`` may do: a ``bot`` token may also read and play, as lichess's
+    bot:play does."""
+    granting = set(scopes)
+    if Scope.BOT in granting:
+        granting |= {Scope.READ, Scope.PLAY}
+    return granting
+
+
+def lost_read(token_ids: list[int]) -> set[int]:
+    """Those of ``token_ids`` that no longer let a stream read: revoked, their account closed,
+    or without the read scope. One query."""
+    live = ApiToken.objects.filter(pk__in=token_ids, revoked_at__isnull=True, user__is_active=True)
+    reading = {
+        pk for pk, scopes in live.values_list("pk", "scopes") if Scope.READ in granted(scopes)
+    }
+    return set(token_ids) - reading
+
+
+def read_refused(token_id: int) -> str | None:
+    """Why the token no longer lets a stream read (``"revoked"``: revoked or its account
+    closed; ``"scope"``: no read scope), or None. One query, by the token's key."""
+    scopes = (
+        ApiToken.objects.filter(pk=token_id, revoked_at__isnull=True, user__is_active=True)
+        .values_list("scopes", flat=True)
+        .first()
+    )
+    if scopes is None:
+        return "revoked"
+    return None if Scope.READ in granted(scopes) else "scope"
 
 
 def find(raw: str) -> ApiToken | None:

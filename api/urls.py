@@ -1,7 +1,9 @@
 from django.urls import path
 
-from . import stream, views
+from . import challenges, stream, views
 from .v1 import api
+
+api.add_router("", challenges.router)  # before api.urls: the challenge flow's routes
 
 urlpatterns = [
     path("api/v1/stream", stream.account_stream, name="api_account_stream"),

@@ -10,21 +10,46 @@ from __future__ import annotations
 from django.http import HttpRequest
 from django.http.request import RawPostDataException
 from django.utils.translation import gettext as _
-from ninja import NinjaAPI, Schema, Status
+from ninja import NinjaAPI, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer, django_auth
 
-from games import actions, engine, limits, results, selectors
+from games import actions, engine, limits, lookups, results, selectors
 from games.actions import ActionError, StaleVersion
 from games.actions.errors import RateLimited
 from games.forms import CreateGameForm, first_error
-from games.models import Game, MoveRecord, Seat
+from games.models import Game
 
 from . import tokens
 from .models import Scope
+from .schemas import (
+    Account,
+    Error,
+    GameOut,
+    JoinIn,
+    MoveIn,
+    NewTable,
+    RecordOut,
+    SeatBotIn,
+    StartIn,
+    TableOut,
+    with_streams,
+)
 
 
 class BearerToken(HttpBearer):
+    """A request that sends ``Authorization`` is judged by its token alone, before the site's
+    session and its CSRF check (``django_auth``) are tried: a missing, wrong or revoked token is
+    401 ``bad_token``, whatever the method."""
+
+    def __call__(self, request):
+        if not request.headers.get(self.header):
+            return None
+        found = super().__call__(request)
+        if not found:
+            raise AuthenticationError
+        return found
+
     def authenticate(self, request, token):
         found = tokens.find(token)
         if found is None:
@@ -34,7 +59,15 @@ class BearerToken(HttpBearer):
         return found
 
 
-api = NinjaAPI(
+class Api(NinjaAPI):
+    def get_openapi_schema(self, *, path_prefix=None, path_params=None):
+        """Ninja's document, with the two streams (plain views beside the routes) added."""
+        schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        prefix = self.get_root_path(path_params or {}) if path_prefix is None else path_prefix
+        return with_streams(schema, prefix)
+
+
+api = Api(
     title="Nyet! online",
     version="1",
     description="Play Nyet! from any program: see README.md, “The API”.",
@@ -146,122 +179,16 @@ def no_such_game() -> Refusal:
 def visible_game(request, game_id: int, invite_code: str = "") -> Game:
     """The game, unless it is not this caller's to see: then exactly a missing game's answer,
     so that ids reveal nothing (``selectors.can_view``)."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None or not selectors.can_view(game, request.user, invite_code):
+    game = lookups.visible_game(game_id, request.user, invite_code)
+    if game is None:
         raise no_such_game()
     return game
-
-
-# --- schemas --------------------------------------------------------------------------------
-
-
-class Error(Schema):
-    code: str
-    message: str
-
-
-class RatingOut(Schema):
-    value: int  # on the scale of chess sites: everyone starts at 1500
-    spread: int  # ± this much: 350 to start with, narrowing as the games tell more
-    provisional: bool  # the spread is still wide (about the first ten games): shown as "1500?"
-
-
-class Account(Schema):
-    username: str
-    name: str
-    is_bot: bool  # a bot account (the site's own bots never use the API)
-    rating: RatingOut | None  # None before the first rated game
-    rated_games: int
-
-
-class PlaceOut(Schema):
-    seat: int
-    name: str
-    total: int
-    rank: int  # 1 for the winners; a seat that left comes after every seat that played on
-    tied: bool
-    left: bool  # ended the game on autopilot: ranked last whatever its points
-    resigned: bool
-    reason: str  # why a seat that left is ranked last, in words; "" otherwise
-
-
-class ResultOut(Schema):
-    winners: list[int]  # seats in first place
-    places: list[PlaceOut]  # first to last
-
-
-class SeatOut(Schema):
-    position: int
-    name: str
-    is_bot: bool
-    username: str | None
-
-
-class TableOut(Schema):
-    id: int
-    status: str
-    players: int
-    time_control: str
-    move_seconds: int
-    target: int | None
-    visibility: str
-    version: int
-    seats: list[SeatOut]
-    my_seat: int | None
-
-
-class GameOut(Schema):
-    id: int
-    status: str
-    version: int
-    my_seat: int | None
-    view: dict | None  # engine.view(state, my_seat): None before the game starts
-    legal: list[dict]  # the moves my seat may make now, without their "seat"
-    result: ResultOut | None  # once the game is finished: the winners and the ranking
-
-
-class NewTable(Schema):
-    players: int
-    bots: list[str | None] = []
-    target: int | None = None
-    move_seconds: str | None = None  # "live:300", "correspondence:86400", …
-    visibility: str | None = None
-
-
-class JoinIn(Schema):
-    invite: str = ""
-
-
-class SeatBotIn(Schema):
-    username: str  # a bot account's
-
-
-class StartIn(Schema):
-    level: str = "medium"
-
-
-class MoveIn(Schema):
-    version: int
-    move: dict  # the engine's JSON move without "seat", e.g. {"play": "Y7"}
-    round: int | None = None
-
-
-class RecordOut(Schema):
-    id: int
-    players: int
-    target: int | None
-    seats: list[SeatOut]
-    moves: list[dict]  # each with its "seat", in order
-    rounds: list[dict]  # each round's deal, terms, teams, tricks, loot and scores
-    final: dict  # the last view: every total
-    result: ResultOut  # the winners and the ranking
 
 
 # --- reading --------------------------------------------------------------------------------
 
 
 def seats_json(game: Game) -> list[dict]:
-    seats = game.seats.select_related("user").order_by("position")
     return [
         {
             "position": s.position,
@@ -269,14 +196,13 @@ def seats_json(game: Game) -> list[dict]:
             "is_bot": bool(s.user and s.user.plays_as_bot),
             "username": s.user.username if s.user else None,
         }
-        for s in seats
+        for s in lookups.seats_in_order(game)
     ]
 
 
 def my_seat(game: Game, user) -> int | None:
-    if not user.is_authenticated:
-        return None
-    return Seat.objects.filter(game=game, user=user).values_list("position", flat=True).first()
+    lookups.seats_in_order(game)  # read with the seats the answer shows: no query of its own
+    return selectors.position_of(game, user)
 
 
 def table_json(game: Game, user) -> dict:
@@ -304,6 +230,7 @@ def game_json(game: Game, user) -> dict:
             "status": game.status,
             "version": game.version,
             "my_seat": seat,
+            "seats": seats_json(game),
             "view": None,
             "legal": [],
             "result": None,
@@ -317,6 +244,7 @@ def game_json(game: Game, user) -> dict:
         "status": game.status,
         "version": game.version,
         "my_seat": seat,
+        "seats": seats_json(game),
         "view": seen,
         "legal": legal,
         "result": result_json(game, seen) if game.status == Game.Status.FINISHED else None,
@@ -368,17 +296,14 @@ def become_bot(request):
 def open_tables(request):
     """Public tables waiting for players, newest first."""
     need(request, Scope.READ)
-    return [table_json(g, request.user) for g in selectors.lobby(request.user)["open_games"]]
+    return [table_json(g, request.user) for g in selectors.open_tables()]
 
 
 @api.get("/games", response={200: list[TableOut], 401: Error}, tags=["games"])
 def my_games(request):
     """My tables waiting for players and my games in play."""
     need(request, Scope.READ)
-    games = Game.objects.filter(
-        seats__user=request.user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE]
-    ).order_by("-pk")[:100]
-    return [table_json(g, request.user) for g in games]
+    return [table_json(g, request.user) for g in lookups.tables_of(request.user)]
 
 
 @api.get("/games/{game_id}", response={200: GameOut, 401: Error, 404: Error}, tags=["games"])
@@ -399,7 +324,7 @@ def record(request, game_id: int):
     game = visible_game(request, game_id)
     if game.status != Game.Status.FINISHED:
         raise Refusal(409, "not_finished", _("The record is shown once the game is over."))
-    moves = list(MoveRecord.objects.filter(game=game).values_list("move", flat=True))
+    moves = lookups.moves_of(game)
     # Each round's deal, from a replay of the log (the seed itself stays on the server).
     state = engine.new_game(game.players, game.seed, game.target)
     deals = [[list(hand) for hand in state.hands]]
@@ -455,7 +380,7 @@ def _table_change(request, game_id: int, action, *args, invite_code: str = "") -
     counted(request, "play")
     visible_game(request, game_id, invite_code)
     result = action(request.user, game_id, *args)
-    game = Game.objects.filter(pk=game_id).first() if result is None else result
+    game = lookups.game(game_id) if result is None else result
     if game is None:  # the last person left: the table is gone
         raise no_such_game()
     return table_json(game, request.user)
@@ -500,5 +425,9 @@ def move(request, game_id: int, body: MoveIn):
     need(request, Scope.PLAY)
     counted(request, "play")
     visible_game(request, game_id)
-    actions.submit_move(request.user, game_id, body.version, body.move, round_number=body.round)
-    return game_json(Game.objects.get(pk=game_id), request.user)
+    move = body.move.model_dump(mode="json")
+    actions.submit_move(request.user, game_id, body.version, move, round_number=body.round)
+    found = lookups.game(game_id)
+    if found is None:  # removed since the move: as for any missing game
+        raise no_such_game()
+    return game_json(found, request.user)

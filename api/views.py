@@ -9,13 +9,13 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from common.forms import Form
+from games import lookups
 from games.actions import ActionError, become_bot_account
 from games.forms import ConfirmForm, first_error
-from games.models import Seat
-from nyet_site.forms import Form
 
-from .models import ApiToken, Scope
-from .tokens import create_token, revoke_token
+from .models import Scope
+from .tokens import create_token, live_tokens, revoke_token
 
 
 class TokenForm(Form):
@@ -64,8 +64,8 @@ def tokens(request):
             form = TokenForm()
         except ActionError as error:
             messages.error(request, error.message)
-    live = ApiToken.objects.filter(user=request.user, revoked_at__isnull=True)
+    live = live_tokens(request.user)
     context = {"form": form, "made": made, "tokens": live}
     if not request.user.bot_account:
-        context["has_played"] = Seat.objects.filter(user=request.user).exists()
+        context["has_played"] = lookups.has_played(request.user)
     return render(request, "api/tokens.html", context)

@@ -226,7 +226,7 @@ def start(which: str, env: dict, folder: Path) -> tuple[dict, str, list[str]]:
         # No reloader: other people edit games/ meanwhile, and a reload mid-run would drop
         # every open page's stream.
         web = re.sub(r" --reload(-dir [^\s;]+)?", "", lines.pop("web"))
-        lines = {"web": web.replace("--port 8000", f"--port {port}"), **lines}
+        lines = {"web": re.sub(r"--port [^\s;]+", f"--port {port}", web), **lines}
         lines["beat"] = re.sub(
             r"--schedule=[^\s;]+", f"--schedule={env['BEAT_SCHEDULE']}", lines["beat"]
         )

@@ -54,11 +54,7 @@ def play(site: Site, game_id: int, rng: random.Random) -> dict:
                 answer = site.call(
                     "POST",
                     f"/games/{game_id}/move",
-                    {
-                        "version": event["version"],
-                        "move": rng.choice(event["legal"]),
-                        "round": event["view"]["round"],
-                    },
+                    {"version": event["version"], "move": rng.choice(event["legal"])},
                 )
                 if "code" in answer and answer["code"] != "stale":
                     print("refused:", answer, file=sys.stderr)
@@ -69,12 +65,14 @@ def find_game(site: Site, wait: float) -> int | None:
     invitation is accepted; None when nothing came within ``wait`` seconds."""
     until = time.monotonic() + wait
     joined = False
+    me = site.call("GET", "/account")["username"]
     while True:  # the stream ends now and then (its lifetime): open it again
         for event in site.lines("/stream"):
             if event["type"] == "gameStart":
                 return event["game"]
-            if event["type"] == "invitation" and not joined:
-                answer = site.call("POST", f"/games/{event['game']}/join", {})
+            # The stream tells of invitations both ways: answer only those to me.
+            if event["type"] == "invitation" and event["to"] == me and not joined:
+                answer = site.call("POST", f"/invitations/{event['id']}/accept", {})
                 joined = "code" not in answer
                 outcome = answer.get("message", "joined")
                 print(f"invited by {event['from']} to game {event['game']}: {outcome}", flush=True)

@@ -13,14 +13,14 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
+from common.forms import Form
+from common.refusals import quote
 from games.actions.deadlines import VACATION_DAYS
 from games.actions.lobby import MAX_TARGET, TIME_CONTROLS
 from games.engine import PLAYER_COUNTS
 from games.engine.cards import ALL_CARDS
 from games.engine.moves import KINDS
 from games.models import CHARACTERS, Game, offers_bot_level
-from nyet_site.forms import Form
-from nyet_site.refusals import quote
 
 MALFORMED = _("That move is not understood.")
 MAX_VERSION = 2**31 - 1  # Game.version is a PositiveIntegerField
@@ -240,6 +240,32 @@ class CreateGameForm(Form):
             "move_seconds": int(seconds),
             "visibility": data["visibility"] or Game.Visibility.PUBLIC,
         }
+
+
+class PlayAgainstBotsForm(Form):
+    """The lobby's one-click play: a number of players and a pace (``pace``: live or
+    correspondence), with the new-game form's sentences for a wrong number."""
+
+    players = forms.IntegerField(
+        min_value=min(PLAYER_COUNTS),
+        max_value=max(PLAYER_COUNTS),
+        error_messages={
+            "required": CreateGameForm.PLAYERS,
+            "invalid": CreateGameForm.PLAYERS,
+            "min_value": CreateGameForm.PLAYERS,
+            "max_value": CreateGameForm.PLAYERS,
+        },
+    )
+    pace = forms.ChoiceField(
+        required=False,
+        choices=Game.TimeControl.choices,
+        error_messages={"invalid_choice": _("Choose live or correspondence.")},
+    )
+
+    def options(self) -> dict:
+        """The keyword arguments of ``actions.play_against_bots``."""
+        data = self.cleaned_data
+        return {"players": data["players"], "time_control": data["pace"] or LIVE}
 
 
 class LevelForm(Form):

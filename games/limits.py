@@ -13,8 +13,8 @@ from allauth.account.adapter import get_adapter
 from django.utils.translation import gettext_lazy as _
 from django_ratelimit.core import get_usage
 
+from common.refusals import retry_message
 from games.actions.errors import RateLimited
-from nyet_site.refusals import retry_message
 
 # group: {"user": rates, "ip": rates}; a rate is django-ratelimit's "count/period".
 RATES = {

@@ -1,10 +1,12 @@
 """The records of a game of Nyet!.
 
 The seed and the append-only ``MoveRecord`` log are the source of truth: replaying them through
-the engine rebuilds ``Game.state``. The other records (``Round``, ``BoardToken``, ``Trick``,
-``Play``) are written from what the engine decided on each move (``games.actions.records``), so
-that stats read them with SQL; their constraints keep them whole (numbers once per round and per
-trick, seats in range).
+the engine rebuilds ``Game.state``. The other records (``Round``, ``RoundSeat``, ``BoardToken``,
+``Trick``, ``Play``) are written from what the engine decided on each move
+(``games.actions.records``), so that stats read them with SQL; each fact is stored once, and
+``manage.py check_records`` / ``rebuild_records`` compare them with, or write them again from,
+the replay of the log. Their constraints keep them whole (numbers once per round and per trick,
+seats in range).
 Models hold data and constraints only; every change goes through ``games.actions``.
 """
 
@@ -104,6 +106,9 @@ class Game(models.Model):
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )
+    # A first-game guide (``games.tutorial``): one round on a fixed deal against bots, with a
+    # hint at each step. Unrated, without a clock, and left out of records, stats and emails.
+    tutorial = models.BooleanField(default=False)
 
     class Meta:
         constraints = [
@@ -265,16 +270,14 @@ class Round(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()  # 1-based
     dealer = models.PositiveSmallIntegerField()
-    # The terms, once the board is done.
-    first = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The terms, once the board is done. The first player, the teams and the bonus card's
+    # holder are each seat's: in its RoundSeat once the round is over (in the game's state
+    # while it is in play).
     discard = models.CharField(max_length=10, blank=True)
     trump = models.CharField(max_length=1, blank=True)
     supertrump = models.CharField(max_length=4, blank=True)
     points = models.SmallIntegerField(null=True, blank=True)
-    # Once the first player has chosen: [[seats of the first player's team], [the others]].
-    teams = models.JSONField(null=True, blank=True)
-    bonus = models.PositiveSmallIntegerField(null=True, blank=True)
-    # Once the round is over, each seat's tricks, loot and score are its RoundSeat.
+    # Once the round is over, each seat's team, tricks, loot and score are its RoundSeat.
 
     class Meta:
         ordering = ["number"]
@@ -282,12 +285,6 @@ class Round(models.Model):
             models.UniqueConstraint(fields=["game", "number"], name="round_number_once"),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_from_1"),
             models.CheckConstraint(condition=Q(dealer__lte=4), name="round_dealer_0_to_4"),
-            models.CheckConstraint(
-                condition=Q(first__isnull=True) | Q(first__lte=4), name="round_first_0_to_4"
-            ),
-            models.CheckConstraint(
-                condition=Q(bonus__isnull=True) | Q(bonus__lte=4), name="round_bonus_0_to_4"
-            ),
         ]
 
     def __str__(self) -> str:
@@ -541,7 +538,16 @@ class SentEmail(models.Model):
 
 class Invitation(models.Model):
     """A player asked to a table by someone at it. The invitee may watch the game even when it is
-    private; the inviter's invitations of the last day are what the daily limits count."""
+    private; the inviter's invitations of the last day are what the daily limits count, answered
+    or not. While it is pending (and the table open) it is the invitee's right to a seat, even at
+    a private table; the invitee accepts (sits) or declines it, the inviter may cancel it
+    (``actions.lobby``): the row stays, with its answer."""
+
+    class Answer(models.TextChoices):
+        PENDING = "pending", _("waiting for an answer")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+        CANCELLED = "cancelled", _("cancelled")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
     invitee = models.ForeignKey(
@@ -551,6 +557,8 @@ class Invitation(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     created_at = models.DateTimeField()
+    answer = models.CharField(max_length=9, choices=Answer, default=Answer.PENDING)
+    answered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [

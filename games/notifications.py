@@ -1,8 +1,10 @@
 """Emails to players: rendered in the recipient's language and time zone, sent at most once per
 occasion, each with a one-click unsubscribe link that needs no login.
 
-Every email goes through the outbox (``PendingEmail``, written by ``games.actions.notify`` and
-by the sweep) and is sent by ``deliver``, one task per email:
+Every email goes through the outbox (``PendingEmail``), which only ``games.actions.notify``
+writes: it queues the emails a change calls for (and the sweep's), and sends each, one task per
+email, with ``deliver``; this module says what an email is and whether it still makes sense
+(``compose``, ``wants``), writes it (``render``) and hands it to the mail server (``transmit``):
 
 1. The task claims the email (``claimed_until``, longer than a send can take), so that two
    workers never send it at once.
@@ -38,23 +40,20 @@ from urllib.parse import urljoin
 from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives, get_connection
-from django.db import IntegrityError, transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, OuterRef
 from django.template import Context
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts.models import RatingChange, User, shown
-from games import clock, results
+from games import results
 from games.engine import game_standings, state_from_json
 from games.models import (
     ChatMessage,
     Game,
-    PendingEmail,
     RematchOffer,
     Seat,
-    SentEmail,
     Vacation,
 )
 
@@ -198,8 +197,8 @@ def _on_vacation(user: User) -> bool:
 def _game_email(kind: str, game_id: int, position: int, key: str, now):
     game = Game.objects.filter(pk=game_id).first()
     seat = game and game.seats.select_related("user").filter(position=position).first()
-    if seat is None or seat.user is None:
-        return None
+    if seat is None or seat.user is None or game.tutorial:
+        return None  # a tutorial sends nothing: its player is on its page
     if kind in TURN_KINDS:
         still_due = (
             game.status == Game.Status.ACTIVE
@@ -273,6 +272,7 @@ def _digest(user_id: int, key: str, now):
         Seat.objects.filter(
             user=user, game__status=Game.Status.ACTIVE, acting_since__isnull=False, autopilot=False
         )
+        .exclude(game__tutorial=True)
         .select_related("game")
         .annotate(unread_chat=Exists(unread))
         .order_by(F("deadline").asc(nulls_last=True))
@@ -353,83 +353,3 @@ def transmit(message: EmailMultiAlternatives) -> Outcome:
         except Exception:
             pass
     return Outcome.SENT
-
-
-def deliver(pending_id: int, now=None) -> bool:
-    """Send one outbox email (see the module's docstring); whether it was sent. Safe to call
-    twice, at once or late: the claim and the ``SentEmail`` record keep it to one."""
-    now = now or clock.now()
-    claimed = (
-        PendingEmail.objects.filter(pk=pending_id, due_at__lte=now)
-        .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lte=now))
-        .update(claimed_until=now + CLAIM, attempts=F("attempts") + 1)
-    )
-    if not claimed:
-        return False  # sent, being sent, or not due yet
-    pending = PendingEmail.objects.get(pk=pending_id)
-    try:
-        composed = compose(pending.kind, pending.args, now)
-        if composed is None or not wants(composed[0], composed[1]):
-            pending.delete()
-            return False
-        user, kind, key, context = composed
-        message = render(user, kind, context)
-    except Exception:
-        log.exception("could not write the email %s", pending)
-        _retry_later(pending, now)
-        return False
-    try:
-        with transaction.atomic():
-            record = SentEmail.objects.create(
-                user=user,
-                kind=kind,
-                key=key,
-                sent_at=now,
-                fate=SentEmail.Fate.SENDING,
-                args=pending.args,
-            )
-    except IntegrityError:
-        settle_lost_sends(now, user=user, kind=kind, key=key)
-        pending.delete()
-        return False  # sent already, for this occasion
-    outcome = transmit(message)
-    if outcome is Outcome.NOT_SENT:
-        record.delete()
-        _retry_later(pending, now)
-        return False
-    fate = SentEmail.Fate.SENT if outcome is Outcome.SENT else SentEmail.Fate.UNKNOWN
-    SentEmail.objects.filter(pk=record.pk).update(fate=fate)
-    pending.delete()
-    return outcome is Outcome.SENT
-
-
-def settle_lost_sends(now, **which) -> int:
-    """Emails still being sent a claim's length after they started (their worker died, or the
-    task's time limit ended it, while it talked to the server): of unknown fate. The sweep
-    looks for them all; a retry of the same occasion for its own (``which``). How many."""
-    lost = list(
-        SentEmail.objects.filter(
-            fate=SentEmail.Fate.SENDING, sent_at__lte=now - CLAIM, **which
-        ).values_list("pk", "kind", "user__email", "key")
-    )
-    SentEmail.objects.filter(pk__in=[row[0] for row in lost]).update(fate=SentEmail.Fate.UNKNOWN)
-    for _, kind, email, key in lost:
-        log.error(
-            "the %s email to %s (%s) was being sent when its worker stopped: its fate is "
-            "unknown, it is not sent again (the admin's sent emails list it)",
-            kind,
-            email,
-            key,
-        )
-    return len(lost)
-
-
-def _retry_later(pending: PendingEmail, now) -> None:
-    if pending.attempts > len(RETRY_AFTER):
-        log.error("gave up on the email %s after %d attempts", pending, pending.attempts)
-        pending.delete()
-        return
-    pending.due_at = now + RETRY_AFTER[pending.attempts - 1]
-    pending.claimed_until = None
-    pending.queued_at = None
-    pending.save(update_fields=["due_at", "claimed_until", "queued_at"])

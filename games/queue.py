@@ -11,18 +11,20 @@ player is waiting for (``nyet_site/settings.py``, ``CELERY_TASK_ROUTES``):
 - ``email``: one task per email of the outbox;
 - ``sweep``: the periodic sweep itself.
 
-A broker that cannot be reached never undoes or slows down a move: the first failed publish
-is logged and, for ``BROKER_RETRY_AFTER`` seconds, nothing more is tried (each try would wait
-for a connection timeout); the work is written in the database, so the sweep queues it again.
+A broker that cannot be reached never undoes or slows down a move: after a failed publish,
+nothing more is tried for ``BROKER_RETRY_AFTER`` seconds (each try would wait for a connection
+timeout; ``common.breaker``, which logs the outage once); the work is written in the database,
+so the sweep queues it again.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 
 from celery import current_app
 from django.db import transaction
+
+from common.breaker import Breaker
 
 log = logging.getLogger(__name__)
 
@@ -30,24 +32,23 @@ log = logging.getLogger(__name__)
 # broker's return (benchmarks/outage.py); long enough that a broker which hangs (rather than
 # refuses) costs a process one socket timeout every few seconds, not every call.
 BROKER_RETRY_AFTER = 3.0  # seconds
-_broker_down_until = 0.0
+_breaker = Breaker("the broker", BROKER_RETRY_AFTER, log=log, level=logging.ERROR)
 
 
 def publish(task_name: str, *args, **options) -> bool:
     """Send ``task_name(*args)`` to its queue now; whether it was sent."""
-    global _broker_down_until
     task = current_app.tasks[task_name]
     if current_app.conf.task_always_eager:
         task.apply_async(args, **options)  # in-process: a failure is the caller's to see
         return True
-    if time.monotonic() < _broker_down_until:
+    if not _breaker.allows():
         return False
     try:
         task.apply_async(args, **options)
     except Exception:
-        _broker_down_until = time.monotonic() + BROKER_RETRY_AFTER
-        log.exception("could not queue %s%r: the broker is unreachable", task_name, args)
+        _breaker.failed("could not queue %s%r: the broker is unreachable", task_name, args)
         return False
+    _breaker.succeeded()
     return True
 
 
@@ -58,10 +59,9 @@ def publish_on_commit(task_name: str, *args, **options) -> None:
 
 def held_off() -> bool:
     """Whether publishing is held off after a failure (``publish`` would not try now)."""
-    return not current_app.conf.task_always_eager and time.monotonic() < _broker_down_until
+    return not current_app.conf.task_always_eager and not _breaker.allows()
 
 
 def broker_back() -> None:
     """Forget a broker failure (tests that bring the broker back)."""
-    global _broker_down_until
-    _broker_down_until = 0.0
+    _breaker.reset()

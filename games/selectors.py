@@ -17,7 +17,7 @@ from django.db.models.functions import Coalesce
 
 from accounts.models import RatingChange, Shown, User
 from accounts.models import shown as shown_rating
-from games import clock, engine, live, results, table
+from games import clock, engine, live, presence, results, table, tutorial
 from games.models import (
     CHAT_MAX_LENGTH,
     ChatMessage,
@@ -55,6 +55,7 @@ class SeatInfo:
     autopilot: bool = False
     resigned: bool = False
     rating: Shown | None = None  # None before the player's first rated game
+    bot_account: bool = False  # a person's program: asked for a rematch, as a person is
 
 
 def seat_infos(seats: list[Seat], me) -> list[SeatInfo]:
@@ -77,6 +78,7 @@ def seat_infos(seats: list[Seat], me) -> list[SeatInfo]:
                 autopilot=seat.autopilot,
                 resigned=seat.resigned_at is not None,
                 rating=rating.shown if (rating := getattr(user, "rating", None)) else None,
+                bot_account=bool(user and user.bot_account),
             )
         )
     return infos
@@ -99,7 +101,11 @@ def visible_games(user) -> QuerySet[Game]:
     return games.filter(
         Q(visibility=Game.Visibility.PUBLIC)
         | Exists(Seat.objects.filter(game=OuterRef("pk"), user=user))
-        | Exists(Invitation.objects.filter(game=OuterRef("pk"), invitee=user))
+        | Exists(
+            Invitation.objects.filter(game=OuterRef("pk"), invitee=user).exclude(
+                answer=Invitation.Answer.CANCELLED  # taken back: as if never sent
+            )
+        )
     )
 
 
@@ -115,12 +121,41 @@ def can_view(game: Game, user, invite_code: str = "") -> bool:
     return visible_games(user).filter(pk=game.pk).exists()
 
 
-def seat_of(user, game_id: int) -> int | None:
-    """The position ``user`` holds in a game, or None."""
+# --- whose seat -----------------------------------------------------------------------------
+# The one look-up of a user's seat at a game, for pages, the API, the streams and the actions.
+# A game whose seats were read already (``with_seats``, ``table_seats``' prefetch) answers from
+# them; otherwise one query. An anonymous visitor holds no seat and costs nothing.
+
+
+def _read_seats(game: Game | int) -> list[Seat] | None:
+    """The game's seats if they came with it (a prefetch), else None: nothing is read here."""
+    if isinstance(game, Game) and "seats" in getattr(game, "_prefetched_objects_cache", {}):
+        return list(game.seats.all())
+    return None
+
+
+def seat_of(game: Game | int, user) -> Seat | None:
+    """The seat ``user`` holds at ``game`` (a game or its id), or None."""
     if not user.is_authenticated:
         return None
+    seats = _read_seats(game)
+    if seats is not None:
+        return next((s for s in seats if s.user_id == user.pk), None)
+    return Seat.objects.filter(game_id=getattr(game, "pk", game), user=user).first()
+
+
+def position_of(game: Game | int, user) -> int | None:
+    """The position ``user`` holds at ``game`` (a game or its id), or None: ``seat_of``'s
+    answer, reading the position column only."""
+    if not user.is_authenticated:
+        return None
+    seats = _read_seats(game)
+    if seats is not None:
+        return next((s.position for s in seats if s.user_id == user.pk), None)
     return (
-        Seat.objects.filter(game_id=game_id, user=user).values_list("position", flat=True).first()
+        Seat.objects.filter(game_id=getattr(game, "pk", game), user=user)
+        .values_list("position", flat=True)
+        .first()
     )
 
 
@@ -172,13 +207,21 @@ def game_page(game_id: int, user, invite_code: str = "") -> dict | None:
         if by is None and game.aborted_by_id is not None:
             by = game.aborted_by
         context["aborted_by"] = by.name if by else None
+    if game.tutorial and game.status == Game.Status.FINISHED:
+        seen = {**seen, "to_act": [], "legal": []}  # after a round at -2: the next is not played
     context.update(table_context(seen, infos, names, me, now=clock.now()))
+    if game.tutorial and me is not None and game.status != Game.Status.ABORTED:
+        context["tutorial"] = tutorial.hint(seen, names, ended=game.status == Game.Status.FINISHED)
+        tutorial.mark(context)
     playing = game.status == Game.Status.ACTIVE and mine is not None and not mine.is_bot
     context["can_abort"] = playing and before_first_card(state)
     context["can_resign"] = playing and not mine.resigned and not context["can_abort"]
     if game.status == Game.Status.ACTIVE:
         # the spectators: not the players' own streams, though opened before they sat down
-        context["watching"] = live.watchers.count(game.pk, seated={i.user_id for i in infos})
+        streams = live.watchers.users(game.pk)
+        seated = {i.user_id for i in infos}
+        context["watching"] = sum(user_id not in seated for user_id in streams)
+        presence.mark_panels(context["panels"], infos, game.pk, streams)
     finished = game.status == Game.Status.FINISHED
     records = (
         MoveRecord.objects.filter(game=game, round=seen["round"])
@@ -190,7 +233,7 @@ def game_page(game_id: int, user, invite_code: str = "") -> dict | None:
     # (the template's condition): the other phases do not read it back.
     shown = seen["phase"] == "board" or seen["over"]
     context["summary"] = last_round_summary(game, seen, names, me) if shown else None
-    if finished:
+    if finished and not game.tutorial:  # a tutorial ends on its hint, with no rematch
         context.update(game_over(game, seen, infos, names))
         context["rematch"] = rematch_offer(game, infos)
     return context
@@ -253,6 +296,10 @@ def game_step(game_id: int, user, step: int) -> dict | None:
     shown = seen["phase"] == "board" or seen["over"]
     context["summary"] = last_round_summary(game, seen, names, me) if shown else None
     context["step"] = {"number": step}
+    if game.tutorial and me is not None:  # the hint stays while the bots' moves are shown
+        context["tutorial"] = tutorial.hint(seen, names, read_only=True)
+    if game.status == Game.Status.ACTIVE:  # the marks stay while the moves are shown one by one
+        presence.mark_panels(context["panels"], infos, game.pk)
     if seen["over"]:
         context["result"] = final_result(seen, infos)
     return context
@@ -540,8 +587,29 @@ def replay_page(game_id: int, step: int | None, user) -> dict | None:
     return context
 
 
+LOBBY_OPEN_TABLES = 50  # the newest open tables the lobby shows, as cards
 LOBBY_FINISHED = 5  # the latest games ended that the lobby lists (the rest: the player's page)
 ENDED = (Game.Status.FINISHED, Game.Status.ABORTED)
+
+
+def with_seats(games: QuerySet) -> QuerySet:
+    """``games`` with their seats in order, each with its player: two queries for any number
+    of games (``game.seats.all()`` then reads no more)."""
+    return games.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
+    )
+
+
+def open_tables() -> list[Game]:
+    """The newest public tables waiting for players, with their seats (two queries); never a
+    game's state. A rematch is not an open table: its seats are kept for its players."""
+    return list(
+        with_seats(
+            Game.objects.filter(
+                status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC, rematch_of__isnull=True
+            ).defer("state")
+        ).order_by("-created_at")[:LOBBY_OPEN_TABLES]
+    )
 
 
 def lobby(user) -> dict:
@@ -552,17 +620,9 @@ def lobby(user) -> dict:
     rematch is not an open table: its seats are kept (``Game.seats_kept_from``), and its players
     find it on the finished game's page and in their invitation. Three queries, however many
     games."""
-    # Seats come with their players (one query, not two); the lobby never reads a game's state.
-    seats_and_players = Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    open_games = list(
-        Game.objects.filter(
-            status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC, rematch_of__isnull=True
-        )
-        .defer("state")
-        .prefetch_related(seats_and_players)
-        .order_by("-created_at")[:50]
-    )
+    open_games = open_tables()
     mine = {"turn": [], "others": [], "open": [], "ended": []}
+    last_against_bots = None
     if user.is_authenticated:
         finished_long_ago = clock.now() - timedelta(days=30)
         mine_now = Seat.objects.filter(
@@ -572,6 +632,7 @@ def lobby(user) -> dict:
             Seat.objects.filter(
                 user=user, game__status__in=ENDED, game__finished_at__gte=finished_long_ago
             )
+            .exclude(game__tutorial=True)  # a finished guide is no game to look back on
             .order_by("-game__finished_at", "-game_id")
             .values("game_id")[:LOBBY_FINISHED]
         )
@@ -626,7 +687,30 @@ def lobby(user) -> dict:
             key=lambda i: (i["game"].finished_at or i["game"].created_at, i["game"].pk),
             reverse=True,
         )
-    return {"open_games": open_games, "my_games": mine, "any_games": any(mine.values())}
+        last = max(
+            (item["game"] for items in mine.values() for item in items if _against_bots(item)),
+            key=lambda game: game.created_at,
+            default=None,
+        )
+        if last is not None:
+            last_against_bots = {"players": last.players, "pace": last.time_control}
+    for game in open_games:  # a Join button for a table the visitor has no seat at
+        game.seated = position_of(game, user) is not None
+    return {
+        "open_games": open_games,
+        "my_games": mine,
+        "any_games": any(mine.values()),
+        "last_against_bots": last_against_bots,
+    }
+
+
+def _against_bots(item: dict) -> bool:
+    """A game of the lobby's "Your games" that its player made against bots of our levels only
+    (seat 0 is the maker's, as ``actions.create_game`` seats it): the lobby's one-click play
+    offers the same again first."""
+    return item["seat"].position == 0 and all(
+        seat.user is not None and seat.user.bot_level for seat in item["seats"][1:]
+    )
 
 
 CHAT_LINES = 100  # the latest messages a table's chat shows
@@ -636,9 +720,7 @@ def chat_seated(user, game_id: int) -> bool:
     """A person (not a bot, nor a bot account) seated at the game: the only readers and writers
     of its chat."""
     return (
-        user.is_authenticated
-        and not user.plays_as_bot
-        and Seat.objects.filter(game_id=game_id, user=user).exists()
+        user.is_authenticated and not user.plays_as_bot and position_of(game_id, user) is not None
     )
 
 
@@ -711,9 +793,9 @@ def rematch_offer(game: Game, infos) -> dict:
     """What a finished game's page says of its rematch (``RematchOffer``, the latest), for the
     viewer of ``infos`` (``is_me``): who asked, who accepted, whom it waits for, how it ended,
     and the new game once it started. The people are the seats' (``actions.lobby
-    .rematch_people``): persons with an account, not bots. One query."""
+    .rematch_people``): persons with an account and bot accounts, not our bots. One query."""
     offer = game.rematch_offers.first()
-    people = [i for i in infos if i.user_id and not i.is_bot and i.username]
+    people = [i for i in infos if i.user_id and (not i.is_bot or i.bot_account) and i.username]
     by_user = {i.user_id: i.name for i in people}
     me = next((i for i in people if i.is_me), None)
     context = {"offer": offer, "me": me, "open": False, "new_game_id": None, "can_ask": False}

@@ -3,7 +3,7 @@
 Each function is one query (or a fixed few), whatever the number of games. Only finished games
 count, and a player's figures only the games they played to the end: a seat that ended on
 autopilot (its player resigned, or timed out three times and never came back) is an abandoned
-game for its player (``accounts.selectors``), not one they finished or won. The rows
+game for its player (``games.player_record``), not one they finished or won. The rows
 aggregated: ``RoundSeat`` (each seat's part in each finished round, written from the engine's
 result), ``BoardToken`` (who vetoed which box) and ``Seat`` (final totals).
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Avg, Count, F, OuterRef, Q, Subquery, Sum
+from django.db.models import Avg, Count, Exists, F, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 
 from games.engine import BOXES, COLOR_LINES
@@ -20,7 +20,8 @@ from games.models import BoardToken, Game, RoundSeat, Seat
 from games.table import COLOR_SYMBOLS, box_label, color_label, line_title, ordinal
 
 FINISHED = Game.Status.FINISHED
-PLAYED_OUT = Q(game__status=FINISHED, autopilot=False)  # a Seat its player finished
+# A tutorial (games.tutorial) is a guide on a fixed deal, not a game: no figure counts it.
+PLAYED_OUT = Q(game__status=FINISHED, game__tutorial=False, autopilot=False)  # played out
 TOP_BOXES = 5
 SITE_TOP_BOXES = 10
 # The bar chart of the rounds played under each trump color (server-rendered SVG).
@@ -69,8 +70,16 @@ class RoundFigures:
 def played_rounds(user):
     """The player's parts in the rounds of the finished games they played to the end."""
     return RoundSeat.objects.filter(
-        seat__user=user, seat__autopilot=False, round__game__status=FINISHED
+        seat__user=user,
+        seat__autopilot=False,
+        round__game__status=FINISHED,
+        round__game__tutorial=False,
     )
+
+
+# Someone at the round's table held the bonus card (a subquery on the RoundSeat rows of the same
+# round: the holder is a seat's fact, stored once).
+BONUS_HELD = RoundSeat.objects.filter(round=OuterRef("round"), bonus=True)
 
 
 def player_rounds(user) -> tuple[RoundFigures, list[RoundFigures]]:
@@ -83,7 +92,7 @@ def player_rounds(user) -> tuple[RoundFigures, list[RoundFigures]]:
             points=Sum("score"),
             tricks=Sum("tricks"),
             loot=Sum("loot"),
-            bonus_rounds=Count("pk", filter=Q(round__bonus__isnull=False)),
+            bonus_rounds=Count("pk", filter=Exists(BONUS_HELD)),
             bonus_team=Count("pk", filter=Q(bonus_team=True)),
             first=Count("pk", filter=Q(first=True)),
         )
@@ -114,6 +123,7 @@ def vetoed_boxes(user, top: int = TOP_BOXES) -> dict:
     rows = (
         BoardToken.objects.filter(
             round__game__status=FINISHED,
+            round__game__tutorial=False,
             round__game__seats__user=user,
             round__game__seats__position=F("seat"),
             round__game__seats__autopilot=False,
@@ -200,7 +210,9 @@ def head_to_head(user, other) -> dict | None:
         return None
     theirs = Seat.objects.filter(game=OuterRef("game"), user=other).values("score")[:1]
     result = (
-        Seat.objects.filter(user=user, game__status=FINISHED, game__seats__user=other)
+        Seat.objects.filter(
+            user=user, game__status=FINISHED, game__tutorial=False, game__seats__user=other
+        )
         .annotate(their_score=Subquery(theirs))
         .aggregate(
             games=Count("game", distinct=True),
@@ -280,19 +292,19 @@ def site_stats() -> dict:
     """The site's numbers: finished games by player count, the boxes vetoed most, and the
     average score of a seat's round by the points line (3 queries)."""
     games = list(
-        Game.objects.filter(status=FINISHED)
+        Game.objects.filter(status=FINISHED, tutorial=False)
         .values("players")
         .annotate(games=Count("pk"))
         .order_by("players")
     )
     boxes = (
-        BoardToken.objects.filter(round__game__status=FINISHED)
+        BoardToken.objects.filter(round__game__status=FINISHED, round__game__tutorial=False)
         .values("line", "box")
         .annotate(count=Count("pk"))
         .order_by("-count", "line", "box")[:SITE_TOP_BOXES]
     )
     points = list(
-        RoundSeat.objects.filter(round__game__status=FINISHED)
+        RoundSeat.objects.filter(round__game__status=FINISHED, round__game__tutorial=False)
         .values("round__points")
         .annotate(score=Avg("score"), rounds=Count("round", distinct=True))
         .order_by("-round__points")

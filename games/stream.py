@@ -7,35 +7,46 @@ page then fetches its own seat's fragment, or its chat (``games/views.py``). A c
 every ``KEEP_ALIVE`` seconds lets the browser and the proxies in between tell a live connection
 from a dead one. After ``LIFETIME`` the stream
 ends and the browser reconnects by itself (EventSource), so that a deployment can drain.
+
+A private game's stream ends as soon as a new version finds that its viewer may no longer see the
+game (a seat left, a started game's invite link): the browser's reconnection is then answered
+404, and the page stops listening. The API's streams ride on this one (``api/stream.py``): theirs
+also hear when their token may have lost its rights (``ACCESS_EVENT``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
-from django.db.models import Max
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games.live import CHAT, VERSION, hub, released, watcher_token, watchers
-from games.models import ChatMessage, Game
-from games.selectors import can_view
+from games import lookups, presence
+from games.live import ACCESS, CHAT, HERE, VERSION, hub, released, watcher_token, watchers
+from games.models import Game
 
 KEEP_ALIVE = 15.0  # seconds
 LIFETIME = 300.0  # seconds
 RETRY_MS = 1000  # how soon the browser reconnects
+ACCESS_EVENT = "event: access\n\n"  # an API stream's token may have lost its rights: check it
 
 
 @released
+def _visibility(game_id: int, user, invite_code: str) -> str | None:
+    """The game's visibility if ``user`` may see it, by the game page's rule
+    (``selectors.can_view``), for a private game's stream is no one else's business either;
+    else None."""
+    game = lookups.visible_game(game_id, user, invite_code)
+    return game.visibility if game is not None else None
+
+
 def _visible(game_id: int, user, invite_code: str) -> bool:
-    """The game page's rule (``selectors.can_view``), for a private game's stream is no one
-    else's business either."""
-    game = Game.objects.filter(pk=game_id).first()
-    return game is not None and can_view(game, user, invite_code)
+    return _visibility(game_id, user, invite_code) is not None
 
 
 def event(version: int, kind: str = VERSION) -> str:
@@ -44,18 +55,38 @@ def event(version: int, kind: str = VERSION) -> str:
     return f"id: {version}\nevent: version\ndata: {version}\n\n"
 
 
+def here_event(positions: set[int]) -> str:
+    """The seats whose player has the game's page open (a JSON list: an event with no data is
+    never dispatched)."""
+    return f"event: here\ndata: {json.dumps(sorted(positions))}\n\n"
+
+
 async def game_events(
-    game_id: int, lifetime: float = LIFETIME, watcher: bool = False, user_id: int | None = None
+    game_id: int,
+    lifetime: float = LIFETIME,
+    watcher: bool = False,
+    user_id: int | None = None,
+    token_id: int | None = None,
+    viewer: tuple | None = None,
 ):
     """The stream's text: the version (and the chat's latest message) now, then each new one,
     and keep-alive comments. A ``watcher`` (an open page, of ``user_id`` when logged in) is
     counted while it lasts; the count leaves out the streams of the players seated when it is
-    read (``live.Watchers``), so a spectator who sits down stops counting at once."""
+    read (``live.Watchers``), so a spectator who sits down stops counting at once. A watcher's
+    stream also says which seats' players have the page open (``here``), when that changes; and
+    its user is online (``presence.seen``) while it lasts.
+
+    ``token_id``: an API stream's token, whose ``ACCESS`` notices come as ``ACCESS_EVENT``.
+    ``viewer``: ``(user, invite_code)`` of a private game's page, whose right to see the game is
+    checked again before each new version is said (one query): the stream ends without it."""
     token = watcher_token(user_id)
     if watcher:
         await _off_loop(watchers.came, game_id, token)
+        await _off_loop(presence.seen, user_id)
     try:
-        async for chunk in _game_events(game_id, lifetime, token if watcher else None):
+        async for chunk in _game_events(
+            game_id, lifetime, token if watcher else None, user_id, token_id, viewer
+        ):
             yield chunk
     finally:
         if watcher:
@@ -67,12 +98,24 @@ async def _off_loop(work, *args):
     await sync_to_async(work, thread_sensitive=False)(*args)
 
 
-async def _game_events(game_id: int, lifetime: float, watcher: str | None):
-    async with hub.listen(game_id) as news:  # listening before reading: nothing slips by
+async def _game_events(
+    game_id: int,
+    lifetime: float,
+    watcher: str | None,
+    user_id=None,
+    token_id: int | None = None,
+    viewer: tuple | None = None,
+):
+    # listening before reading: nothing slips by
+    async with hub.listen(game_id, token_id) as news:
         sent = await sync_to_async(_current)(game_id)
         first = f"retry: {RETRY_MS}\n" + event(sent[VERSION])
         if sent[CHAT]:
             first += event(sent[CHAT], CHAT)
+        if watcher:
+            seated, filling = await sync_to_async(_seated)(game_id)
+            here = await _here(game_id, seated)
+            first += here_event(here)
         yield first
         ends = time.monotonic() + lifetime
         # The hub repeats what a page already has (its database check): only what is sent
@@ -81,7 +124,10 @@ async def _game_events(game_id: int, lifetime: float, watcher: str | None):
         while (left := ends - time.monotonic()) > 0:
             if watcher and time.monotonic() - said_watching > KEEP_ALIVE:
                 await _off_loop(watchers.still, game_id, watcher)
+                await _off_loop(presence.seen, user_id)
                 said_watching = time.monotonic()
+                # a page of another process that died says nothing: its stream expires
+                news.put_nowait((HERE, 0))
             until_keep_alive = KEEP_ALIVE - (time.monotonic() - quiet_since)
             try:
                 kind, number = await asyncio.wait_for(news.get(), min(until_keep_alive, left))
@@ -89,31 +135,65 @@ async def _game_events(game_id: int, lifetime: float, watcher: str | None):
                 yield ": keep-alive\n\n"
                 quiet_since = time.monotonic()
                 continue
+            if kind == ACCESS:
+                yield ACCESS_EVENT  # not news: the keep-alive's time runs on
+                continue
+            if kind == HERE:
+                if watcher and (now := await _here(game_id, seated)) != here:
+                    here = now
+                    yield here_event(here)
+                    quiet_since = time.monotonic()
+                continue
             if number > sent[kind]:
+                if (
+                    kind == VERSION
+                    and viewer is not None
+                    and not await sync_to_async(_visible)(game_id, *viewer)
+                ):
+                    return
                 sent[kind] = number
                 yield event(number, kind)
                 quiet_since = time.monotonic()
+                if watcher and filling:  # a seat taken or left at a waiting table
+                    seated, filling = await sync_to_async(_seated)(game_id)
+                    news.put_nowait((HERE, 0))
+
+
+@released
+def _seated(game_id: int) -> tuple[dict[int, int], bool]:
+    """The game's people (user id -> seat; bots have no mark) and whether seats may still
+    change (a waiting table)."""
+    return lookups.people_seated(game_id), lookups.status_of(game_id) == Game.Status.OPEN
+
+
+async def _here(game_id: int, seated: dict[int, int]) -> set[int]:
+    users = await sync_to_async(watchers.users, thread_sensitive=False)(game_id)
+    return presence.positions_here(users, seated)
 
 
 @released
 def _current(game_id: int) -> dict[str, int]:
-    version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first() or 0
-    chat = ChatMessage.objects.filter(game_id=game_id).aggregate(last=Max("pk"))["last"] or 0
-    return {VERSION: version, CHAT: chat}
+    return {VERSION: lookups.version_of(game_id), CHAT: lookups.last_chat_message(game_id)}
 
 
 @require_GET
 async def events(request, pk: int):
     user = await request.auser()
     invite_code = request.GET.get("invite", "")[:64]
-    if not await sync_to_async(_visible)(pk, user, invite_code):
+    visibility = await sync_to_async(_visibility)(pk, user, invite_code)
+    if visibility is None:
         raise Http404(_("There is no such game."))
     if not isinstance(request, ASGIRequest):
         # Under a WSGI server an open stream would hold a thread for as long as the page stays
         # open: 204 tells the browser's EventSource to stop, and the page polls instead.
         return HttpResponse(status=204)
     response = StreamingHttpResponse(
-        game_events(pk, watcher=True, user_id=user.pk if user.is_authenticated else None),
+        game_events(
+            pk,
+            watcher=True,
+            user_id=user.pk if user.is_authenticated else None,
+            viewer=(user, invite_code) if visibility == Game.Visibility.PRIVATE else None,
+        ),
         content_type="text/event-stream",
     )
     response["Cache-Control"] = "no-cache"

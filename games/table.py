@@ -12,18 +12,33 @@ their left (the next to play, RULES.md: seats go clockwise) on the left, and so 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import lru_cache
+from typing import Any
 
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_noop, ngettext, pgettext
 from django.utils.translation import gettext as _
 
-from games.engine import BOXES, COLOR_LINES, LINES, is_loot, play_order, team_of, trick_winner
+from games.engine import (
+    BOXES,
+    COLOR_LINES,
+    LINES,
+    MoveJson,
+    TermsJson,
+    Token,
+    View,
+    is_loot,
+    play_order,
+    team_of,
+    trick_winner,
+)
 from games.engine.cards import VALUE
 from games.engine.tricks import SUITS, TRUMP
+from games.engine.view import FinishedTrick, RoundView
 from games.models import CHARACTERS
 
 COLOR_SYMBOLS = {"B": "●", "R": "▲", "Y": "★", "G": "■"}
@@ -195,11 +210,12 @@ class Panel:
     acting: bool = False
     chosen: bool = False  # has made their discard or pass choice
     seconds_left: int | None = None
-    deadline: object = None
+    deadline: datetime | None = None
     paused: bool = False
     autopilot: bool = False
     resigned: bool = False
     rating: object = None  # accounts.models.Shown, or None before a first rated game
+    here: bool | None = None  # has the game's page open (games.presence); None: no mark (a bot)
     hand: list[str] = field(default_factory=list)  # the replay only: every hand is shown
     choice: list[str] = field(default_factory=list)  # the replay only
 
@@ -240,21 +256,21 @@ class Panel:
         return "" if self.seconds_left is None else clock_text(self.seconds_left)
 
 
-def _team_numbers(teams) -> dict[int, int]:
+def _team_numbers(teams: Sequence[Sequence[int]] | None) -> dict[int, int]:
     """Team 1 (the first player's) or 2 for each seat, once the teams are set."""
     if not teams:
         return {}
     return {s: t + 1 for s, t in enumerate(team_of((tuple(teams[0]), tuple(teams[1]))))}
 
 
-def panels(seen: dict, seats: Sequence, viewer: int | None) -> list[Panel]:
+def panels(seen: View, seats: Sequence[Any], viewer: int | None) -> list[Panel]:
     """The seats in clockwise order from the one on the viewer's left; the viewer's own last
     (it sits at the bottom, beside the hand)."""
     n = seen["players"]
     terms = seen["terms"]
     teams = seen["teams"]
     team_number = _team_numbers(teams)
-    mine = team_number.get(viewer)
+    mine = None if viewer is None else team_number.get(viewer)
     result = []
     for info in seats:
         p = info.position
@@ -297,15 +313,16 @@ def panels(seen: dict, seats: Sequence, viewer: int | None) -> list[Panel]:
 def trick_plays(
     leader: int,
     cards: Sequence[str],
-    seen: dict,
+    seen: View,
     viewer: int | None,
     winner: int | None = None,
-    teams=None,
-) -> list[dict]:
+    teams: Sequence[Sequence[int]] | None = None,
+) -> list[dict[str, object]]:
     """Each card of a trick with the seat that played it and where that seat sits. ``winner``:
     the seat taking a finished trick (each 1 its opponents played there is marked as loot); for
     a trick in play, the card winning it so far is marked."""
     n = seen["players"]
+    winning: int | None
     if winner is None and cards and seen["terms"]:
         terms = seen["terms"]
         winning = trick_winner(leader, cards, n, terms["trump"], terms["super"])
@@ -330,7 +347,12 @@ def trick_plays(
     return plays
 
 
-def finished_trick(trick: dict, seen: dict, viewer: int | None, teams=None) -> dict:
+def finished_trick(
+    trick: FinishedTrick,
+    seen: View,
+    viewer: int | None,
+    teams: Sequence[Sequence[int]] | None = None,
+) -> dict[str, object]:
     """A finished trick (the view's form): its plays, winner and loot."""
     return {
         "winner": trick["winner"],
@@ -344,7 +366,7 @@ def finished_trick(trick: dict, seen: dict, viewer: int | None, teams=None) -> d
 # --- the hand -----------------------------------------------------------------------------------
 
 
-def not_playable_reason(card: str, trick: Sequence[str], terms: dict) -> str:
+def not_playable_reason(card: str, trick: Sequence[str], terms: TermsJson) -> str:
     """Why ``card`` may not be played to ``trick`` (called for a card the rules refuse)."""
     suit_of = SUITS[terms["trump"], terms["super"]]
     led = suit_of[trick[0]]
@@ -358,28 +380,43 @@ def not_playable_reason(card: str, trick: Sequence[str], terms: dict) -> str:
     return _("You must follow %(color)s.") % {"color": color_label(led)}
 
 
-def hand_cards(seen: dict) -> list[dict]:
+def hand_cards(seen: View) -> list[dict[str, object]]:
     """The viewer's hand in the engine's order (by color, then value); on their turn in the
-    tricks phase, each card says whether it may be played and, if not, why."""
+    tricks phase, each card says whether it may be played and, if not, why. ``forced`` marks
+    the card when it is the only one the rules allow (its first copy, as a hand may hold a
+    card twice): the page plays it for a player who asked for that (User.play_forced_cards)."""
     legal = {m["play"] for m in seen["legal"] if "play" in m}
     choosing = seen["phase"] == "tricks" and bool(legal)
+    forced = next(iter(legal)) if choosing and len(legal) == 1 else None
     cards = []
     for index, card in enumerate(seen["hand"]):
         playable = card in legal
         reason = ""
         if choosing and not playable:
-            reason = not_playable_reason(card, seen["trick"]["cards"], seen["terms"])
-        cards.append({"card": card, "index": index, "playable": playable, "reason": reason})
+            terms = seen["terms"]
+            assert terms is not None  # the tricks phase
+            reason = not_playable_reason(card, seen["trick"]["cards"], terms)
+        item: dict[str, object] = {
+            "card": card,
+            "index": index,
+            "playable": playable,
+            "reason": reason,
+        }
+        item["forced"] = card == forced
+        if item["forced"]:
+            item["label"] = card_label(card)  # "Playing the blue 7 for you"
+            forced = None
+        cards.append(item)
     return cards
 
 
 # --- the board ----------------------------------------------------------------------------------
 
 
-def board_lines(seen: dict, names: Sequence[str]) -> list[dict]:
+def board_lines(seen: View, names: Sequence[str]) -> list[dict[str, object]]:
     """The five lines of boxes; each covered box with the token on it (its seat and order)."""
     tokens = {}
-    for order, (seat, line, box) in enumerate(seen["board"]["tokens"], start=1):
+    for order, (seat, line, box) in enumerate(map(Token.from_json, seen["board"]["tokens"]), 1):
         tokens[line, box] = {
             "seat": seat,
             "order": order,
@@ -434,7 +471,7 @@ def board_lines(seen: dict, names: Sequence[str]) -> list[dict]:
 # --- the terms ----------------------------------------------------------------------------------
 
 
-def terms_items(terms: dict, names: Sequence[str]) -> list[dict]:
+def terms_items(terms: TermsJson, names: Sequence[str]) -> list[dict[str, object]]:
     """The round's terms as the strip at the top of the table says them."""
     trump, super_ = terms["trump"], terms["super"]
     points = terms["points"]
@@ -471,7 +508,7 @@ def terms_items(terms: dict, names: Sequence[str]) -> list[dict]:
 # --- choosing the teams -------------------------------------------------------------------------
 
 
-def _and(words: Sequence[str]) -> str:
+def _and(words: Iterable[str]) -> str:
     words = list(words)
     if len(words) == 1:
         return words[0]
@@ -501,7 +538,7 @@ def team_key(partners: Sequence[int], bonus: int | None) -> str:
     return ",".join(str(s) for s in sorted(partners)) + "|" + ("" if bonus is None else str(bonus))
 
 
-def team_form(seen: dict, names: Sequence[str]) -> dict:
+def team_form(seen: View, names: Sequence[str]) -> dict[str, object]:
     """The first player's choice: partners (and, at 5 players, the bonus holder), with the
     sentence each legal choice makes, keyed as the page's script looks them up."""
     n = seen["players"]
@@ -534,7 +571,7 @@ def team_form(seen: dict, names: Sequence[str]) -> dict:
 # --- scoring ------------------------------------------------------------------------------------
 
 
-def round_summary(result: dict, number: int, names: Sequence[str]) -> dict:
+def round_summary(result: RoundView, number: int, names: Sequence[str]) -> dict[str, object]:
     """A finished round: its terms, each team's tricks and loot, and each player's points with
     the arithmetic spelled out."""
     points = result["terms"]["points"]
@@ -578,7 +615,7 @@ def round_summary(result: dict, number: int, names: Sequence[str]) -> dict:
 # --- the move log -------------------------------------------------------------------------------
 
 
-def describe(move: dict, seat: int, names: Sequence[str], hidden: bool) -> SafeString:
+def describe(move: MoveJson, seat: int, names: Sequence[str], hidden: bool) -> SafeString:
     """A move in words, its cards drawn. ``hidden``: another seat's discard or pass while the
     game is in play, told by its count only."""
     # Each page tells its round's moves again: each sentence is built once per language (the
@@ -586,7 +623,7 @@ def describe(move: dict, seat: int, names: Sequence[str], hidden: bool) -> SafeS
     return _describe(_move_key(move), seat, tuple(names), hidden, get_language())
 
 
-def _move_key(move: dict) -> tuple:
+def _move_key(move: MoveJson) -> tuple[Any, ...]:
     if "token" in move:
         return ("token", *move["token"])
     if "teams" in move:
@@ -600,7 +637,7 @@ def _move_key(move: dict) -> tuple:
 
 @lru_cache(maxsize=4096)
 def _describe(
-    key: tuple, seat: int, names: tuple[str, ...], hidden: bool, language: str
+    key: tuple[Any, ...], seat: int, names: tuple[str, ...], hidden: bool, language: str
 ) -> SafeString:
     kind = key[0]
     who = escape(names[seat])

@@ -12,14 +12,20 @@ person's sake: the pause that lets a person follow the bots' cards is the page's
 
 from __future__ import annotations
 
+import logging
 import time
+from datetime import timedelta
 
 from celery import shared_task
 from django.db import connection
 
-from games import notifications
+from games import clock
 from games.actions import play_bot_move, play_due_timeouts, queue_bot_turns
 from games.actions.deadlines import due
+from games.actions.notify import deliver
+from games.actions.records import check_records, finished_since
+
+log = logging.getLogger(__name__)
 
 SLICE_SECONDS = 0.2
 # SQLite (``make run``'s database) lets one process write at a time, and a writer that waits for
@@ -86,10 +92,29 @@ def _think_first(game_id: int, version: int) -> int | None:
 @shared_task(ignore_result=True, time_limit=120)
 def send_email(pending_id: int) -> bool:
     """One email of the outbox; nothing when it went already or is being sent."""
-    return notifications.deliver(pending_id)
+    return deliver(pending_id)
 
 
 @shared_task(ignore_result=True)
 def sweep() -> dict:
     """Every minute: queue what is due (timeouts, stalled bot turns, emails)."""
     return due()
+
+
+# Twice the beat's period (settings.CELERY_BEAT_SCHEDULE["records"]), so that a run that comes
+# late or not at all leaves no finished game unchecked; a game checked twice costs a replay.
+RECORDS_CHECK_HOURS = 2
+
+
+@shared_task(ignore_result=True)
+def check_recent_records() -> int:
+    """Every hour: compare the games finished in the last ``RECORDS_CHECK_HOURS`` with the
+    replay of their move log (``check_records``), and log each that differs, as an error, for
+    ``manage.py rebuild_records``. Writes nothing. Returns how many differ."""
+    differ = 0
+    for game_id in finished_since(clock.now() - timedelta(hours=RECORDS_CHECK_HOURS)):
+        found = check_records(game_id)
+        if found:
+            differ += 1
+            log.error("game %s differs from its replay: %s", game_id, "; ".join(found))
+    return differ

@@ -27,11 +27,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.models import User
-from games import actions, clock, limits, selectors, stats
+from games import actions, clock, limits, lookups, player_record, selectors, stats, tutorial
 from games.actions import ActionError
-from games.actions.deadlines import VACATION_DAYS, vacation_left
+from games.actions.deadlines import VACATION_DAYS, current_vacation, vacation_left
 from games.actions.errors import RateLimited
-from games.actions.lobby import accept_rematch, decline_rematch
+from games.actions.lobby import PLAY_AGAINST_BOTS_SECONDS, accept_rematch, decline_rematch
+from games.actions.notify import unsubscribe as unsubscribe_from
+from games.actions.notify import unsubscriber
+from games.actions.tutorial import start as start_tutorial
 from games.engine import PLAYER_COUNTS
 from games.forms import (
     DEFAULT_PLAYERS,
@@ -44,14 +47,17 @@ from games.forms import (
     JoinForm,
     LevelForm,
     MoveForm,
+    PlayAgainstBotsForm,
     PositionForm,
     ReportForm,
     VacationForm,
     first_error,
     new_game_choices,
+    time_label,
 )
-from games.models import Game, Vacation
+from games.models import Game
 from games.notifications import read_unsubscribe_token
+from games.presence import online_now
 
 GAME_FRAGMENT = "games/game.html#game"
 
@@ -120,6 +126,19 @@ def people_only(view):
     return wrapped
 
 
+def person_post(group: str):
+    """The guard of every form of the site's pages that changes something: a POST
+    (``require_POST``) by a logged-in person (``login_required``, then ``people_only``),
+    counted against the limit ``group`` (``limited``), in that order: a refused method, an
+    anonymous visitor or a bot account is never counted against a limit
+    (tests/games/test_view_guard.py)."""
+
+    def decorator(view):
+        return require_POST(login_required(people_only(limited(group)(view))))
+
+    return decorator
+
+
 def page_not_found(request, exception):
     """404: with the view's own sentence ("There is no such game.") when it gave one; never the
     resolver's internals."""
@@ -131,12 +150,28 @@ def page_not_found(request, exception):
 
 def lobby(request):
     context = selectors.lobby(request.user)
+    context["tutorial_offer"] = tutorial.offer(request.user)  # "Learn to play", until done once
     context.update(new_game_choices())
     context["live_by_default"] = context["default_time"].startswith(f"{Game.TimeControl.LIVE}:")
     # "New game" at the end of a game comes here with its player count.
     wanted = request.GET.get("players", "")
     counts = {str(n): n for n in PLAYER_COUNTS}
     context["players_wanted"] = counts.get(wanted, DEFAULT_PLAYERS)
+    # One-click play offers first what the player last played against bots.
+    last = context["last_against_bots"] or {
+        "players": DEFAULT_PLAYERS,
+        "pace": Game.TimeControl.LIVE,
+    }
+    context["play_against_bots"] = {
+        **last,
+        "paces": [
+            (value, label, _("%(time)s a move") % {"time": time_label(seconds)})
+            for value, label in Game.TimeControl.choices
+            if (seconds := PLAY_AGAINST_BOTS_SECONDS.get(value))
+        ],
+        "level": User.DEFAULT_BOT_LEVEL.label,
+    }
+    context["online"] = online_now(viewer=request.user)
     return render(request, "games/lobby.html", context)
 
 
@@ -160,8 +195,46 @@ def rules(request):
     return render(request, "games/rules.html")
 
 
+def tutorial_page(request):
+    """The first-game guide: what it is, and the button that starts (or resumes) it. A visitor
+    signs up (or logs in) first, and comes back here."""
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('account_signup')}?{urlencode({'next': request.path})}")
+    context = {"resume": tutorial.unfinished(request.user), "done": tutorial.finished(request.user)}
+    return render(request, "games/tutorial.html", context)
+
+
+@person_post("create")
+def tutorial_start(request):
+    """Start the tutorial, or go back to the one in play."""
+    try:
+        game_row = start_tutorial(request.user)
+    except ActionError as error:
+        messages.error(request, error.message)
+        return redirect("lobby")
+    return redirect("game", pk=game_row.pk)
+
+
 def site_stats(request):
     return render(request, "games/stats.html", stats.site_stats())
+
+
+def profile(request, username: str):
+    """A player's page: their record, figures, rating history and latest games."""
+    context = player_record.profile_page(username, viewer=request.user)
+    if context is None:
+        raise Http404(_("There is no such player."))
+    return render(request, "accounts/profile.html", context)
+
+
+def player_games(request, username: str, which: str):
+    """A player's games in play, or finished games, a page at a time."""
+    context = player_record.player_games_page(
+        username, which, request.GET.get("page"), viewer=request.user
+    )
+    if context is None:
+        raise Http404(_("There is no such player."))
+    return render(request, "accounts/games.html", context)
 
 
 def game(request, pk: int):
@@ -221,8 +294,9 @@ def game_step(request, pk: int, step: str):
 def poll(request, pk: int):
     """Tiny when nothing changed (204, one query for a public game); the fresh game fragment
     when it did. A private game also checks who asks (``selectors.can_view``)."""
-    row = Game.objects.filter(pk=pk).only("version", "visibility", "status", "invite_code").first()
-    if row is None or not selectors.can_view(row, request.user, request.GET.get("invite", "")):
+    invite_code = request.GET.get("invite", "")
+    row = lookups.visible_game(pk, request.user, invite_code, *lookups.GUARD_FIELDS)
+    if row is None:
         return no_such_game(request)
     if str(row.version) == request.GET.get("version"):
         return HttpResponse(status=204)
@@ -256,8 +330,7 @@ def _answer(request, pk: int, error: ActionError | None = None, whole: bool = Fa
 def _refusal(request, pk: int, form=None, invite_code: str = ""):
     """The answer when the game is not this visitor's to see, or the form is invalid; None when
     the request may go on to its action."""
-    game_row = Game.objects.filter(pk=pk).first()
-    if game_row is None or not selectors.can_view(game_row, request.user, invite_code):
+    if lookups.visible_game(pk, request.user, invite_code) is None:
         return no_such_game(request)
     if form is not None and not form.is_valid():
         return _answer(request, pk, ActionError(first_error(form), code="malformed"))
@@ -272,17 +345,14 @@ def _table_action(request, pk: int, action, *args, whole: bool = False, **option
     return _answer(request, pk, whole=whole)
 
 
-@require_POST
-@login_required
-@people_only
-@limited("play")
+@person_post("play")
 def move(request, pk: int):
     form = MoveForm(request.POST)
     if refused := _refusal(request, pk, form):
         return refused
     seat = None
     if form.cleaned_data["kind"] == "teams":
-        seat = selectors.seat_of(request.user, pk)
+        seat = selectors.position_of(pk, request.user)
     return _table_action(
         request,
         pk,
@@ -293,10 +363,7 @@ def move(request, pk: int):
     )
 
 
-@require_POST
-@login_required
-@people_only
-@limited("create")
+@person_post("create")
 def rematch(request, pk: int):
     """Ask for a rematch (``actions.rematch``): the other players' pages show the offer, and
     the asker's says whom it waits for. When it starts at once (bots only), or has started,
@@ -308,10 +375,7 @@ def rematch(request, pk: int):
     return _after_rematch(request, pk, offer)
 
 
-@require_POST
-@login_required
-@people_only
-@limited("play")
+@person_post("play")
 def rematch_answer(request, pk: int, answer: str):
     """Accept or decline the open rematch offer (``offer``: the one the page showed)."""
     if refused := _refusal(request, pk):
@@ -346,7 +410,9 @@ def replay(request, pk: int):
     context = selectors.replay_page(pk, step, request.user)
     if context is None:
         raise Http404(_("There is no such game."))
-    template = "games/replay.html#replay" if request.htmx else "games/replay.html"
+    # Back to a step: htmx asks for the whole page, as the replay keeps no history snapshot.
+    step_only = request.htmx and not request.htmx.history_restore_request
+    template = "games/replay.html#replay" if step_only else "games/replay.html"
     return render(request, template, context)
 
 
@@ -358,10 +424,7 @@ def move_log(request, pk: int):
     return render(request, "games/log.html", context)
 
 
-@require_POST
-@login_required
-@people_only
-@limited("create")
+@person_post("create")
 def create(request):
     form = CreateGameForm(request.POST)
     if not form.is_valid():
@@ -375,10 +438,49 @@ def create(request):
     return redirect("game", pk=new.pk)
 
 
-@require_POST
+def _play_against_bots_choice(form: PlayAgainstBotsForm) -> dict:
+    """What the one-click play will make, in words, before it is made."""
+    options = form.options()
+    seconds = PLAY_AGAINST_BOTS_SECONDS[options["time_control"]]
+    return {
+        "players": options["players"],
+        "pace": options["time_control"],
+        "pace_words": Game(time_control=options["time_control"], move_seconds=seconds).pace,
+        "level": User.DEFAULT_BOT_LEVEL.label,
+    }
+
+
+@require_http_methods(["GET", "POST"])
 @login_required
 @people_only
-@limited("play")
+def play_against_bots(request):
+    """The lobby's one-click play ("Play against bots: 3 players"): POST makes the table, with
+    the new-game form's checks, limits and refusals, and takes the player to it. GET is where a
+    visitor who chose before logging in comes back to (``login_required``'s ``next``): the
+    same choice, with the one button that makes it (a GET changes nothing)."""
+    if request.method == "GET":
+        form = PlayAgainstBotsForm(request.GET)
+        if not form.is_valid():
+            messages.error(request, first_error(form))
+            return redirect("lobby")
+        return render(request, "games/play_bots.html", _play_against_bots_choice(form))
+    try:
+        limits.hit(request, "create")
+    except RateLimited as over:
+        return too_many(request, over)
+    form = PlayAgainstBotsForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, first_error(form))
+        return redirect("lobby")
+    try:
+        new = actions.play_against_bots(request.user, **form.options())
+    except ActionError as error:
+        messages.error(request, error.message)
+        return redirect("lobby")
+    return redirect("game", pk=new.pk)
+
+
+@person_post("play")
 def join(request, pk: int):
     code = JoinForm(request.POST).code()
     if refused := _refusal(request, pk, invite_code=code):
@@ -386,10 +488,7 @@ def join(request, pk: int):
     return _table_action(request, pk, actions.join_game, code, whole=True)
 
 
-@require_POST
-@login_required
-@people_only
-@limited("play")
+@person_post("play")
 def leave(request, pk: int):
     if refused := _refusal(request, pk):
         return refused
@@ -406,10 +505,7 @@ def leave(request, pk: int):
     return _answer(request, pk, whole=True)
 
 
-@require_POST
-@login_required
-@people_only
-@limited("play")
+@person_post("play")
 def add_bot(request, pk: int):
     form = LevelForm(request.POST)
     if refused := _refusal(request, pk, form):
@@ -417,10 +513,7 @@ def add_bot(request, pk: int):
     return _table_action(request, pk, actions.add_bot, form.cleaned_data["level"])
 
 
-@require_POST
-@login_required
-@people_only
-@limited("play")
+@person_post("play")
 def seat_bot_account(request, pk: int):
     """Seat a bot account, by its username, in the first open seat (the table's creator)."""
     form = BotAccountForm(request.POST)
@@ -429,10 +522,7 @@ def seat_bot_account(request, pk: int):
     return _table_action(request, pk, actions.seat_bot_account, form.cleaned_data["username"])
 
 
-@require_POST
-@login_required
-@people_only
-@limited("play")
+@person_post("play")
 def remove_bot(request, pk: int):
     form = PositionForm(request.POST)
     if refused := _refusal(request, pk, form):
@@ -440,10 +530,7 @@ def remove_bot(request, pk: int):
     return _table_action(request, pk, actions.remove_bot, form.cleaned_data["position"])
 
 
-@require_POST
-@login_required
-@people_only
-@limited("play")
+@person_post("play")
 def start(request, pk: int):
     form = LevelForm(request.POST, default=User.DEFAULT_BOT_LEVEL)
     if refused := _refusal(request, pk, form):
@@ -454,7 +541,7 @@ def start(request, pk: int):
 def invite(request, code: str):
     """The page an invite link opens: an open table, with a button to join it. Once the game
     has started the link shows nothing more: its players and invitees go to the game page."""
-    game_row = Game.objects.filter(invite_code=code).first() if len(code) <= 32 else None
+    game_row = lookups.game_by_invite(code)
     if game_row is None:
         raise Http404(_("This invite link is not valid."))
     if game_row.status != Game.Status.OPEN:
@@ -466,10 +553,7 @@ def invite(request, code: str):
     return render(request, "games/game.html", context)
 
 
-@require_POST
-@login_required
-@people_only
-@limited("invite")
+@person_post("invite")
 def invite_player(request, pk: int):
     form = InviteForm(request.POST)
     if refused := _refusal(request, pk, form):
@@ -482,20 +566,14 @@ def invite_player(request, pk: int):
     return _answer(request, pk)
 
 
-@require_POST
-@login_required
-@people_only
-@limited("play")
+@person_post("play")
 def come_back(request, pk: int):
     if refused := _refusal(request, pk):
         return refused
     return _table_action(request, pk, actions.come_back)
 
 
-@require_POST
-@login_required
-@people_only
-@limited("play")
+@person_post("play")
 def resign(request, pk: int):
     """Give up this game for good (after the "Yes" of the confirmation): a bot plays on."""
     if refused := _refusal(request, pk, ConfirmForm(request.POST)):
@@ -503,10 +581,7 @@ def resign(request, pk: int):
     return _table_action(request, pk, actions.resign)
 
 
-@require_POST
-@login_required
-@people_only
-@limited("play")
+@person_post("play")
 def abort(request, pk: int):
     """End the game before its first card: nobody wins, nothing is rated."""
     if refused := _refusal(request, pk, ConfirmForm(request.POST)):
@@ -533,7 +608,7 @@ def vacation(request):
         return redirect("vacation")
     now = clock.now()
     context = {
-        "current": Vacation.objects.filter(user=request.user, ended_at__isnull=True).first(),
+        "current": current_vacation(request.user),
         "days_left": round(vacation_left(request.user, now) / timedelta(days=1), 1),
         "days_a_year": VACATION_DAYS,
     }
@@ -546,7 +621,7 @@ def unsubscribe(request, token: str):
     says who and what. GET shows a button; POST (that button, or the mail client) does it."""
     try:
         user_id, preference = read_unsubscribe_token(token)
-        user = User.objects.get(pk=user_id)
+        user = unsubscriber(user_id)
     except signing.SignatureExpired:
         return render(
             request, "games/unsubscribe.html", {"error": _("This link has expired.")}, status=400
@@ -557,8 +632,7 @@ def unsubscribe(request, token: str):
         )
     label = User._meta.get_field(preference).verbose_name
     if request.method == "POST":
-        value = User.TurnEmail.NEVER if preference == "email_turn" else False
-        User.objects.filter(pk=user.pk).update(**{preference: value})
+        unsubscribe_from(user, preference)
         return render(request, "games/unsubscribe.html", {"done": True, "label": label})
     return render(request, "games/unsubscribe.html", {"label": label, "token": token})
 
@@ -603,6 +677,15 @@ def chat(request, pk: int):
         if not form.is_valid():
             raise ActionError(first_error(form), code="malformed")
         actions.post_chat(request.user, pk, form.cleaned_data["text"])
+    except RateLimited as over:
+        # 429 and Retry-After, as every limit answers: the chat's lines with the message for
+        # htmx (base.html swaps a 429), the limit's page otherwise.
+        if not request.htmx:
+            return too_many(request, over, pk)
+        response = _chat_answer(request, pk, over)
+        response.status_code = 429
+        response["Retry-After"] = str(over.retry_after)
+        return response
     except ActionError as error:
         return _chat_answer(request, pk, error)
     return _chat_answer(request, pk)

@@ -89,7 +89,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     # Before anything reads the session or a form: no NUL byte, no over-long value goes further.
-    "nyet_site.input_guard.InputGuardMiddleware",
+    "common.input_guard.InputGuardMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -98,7 +98,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "nyet_site.middleware.LastSeenMiddleware",
+    "games.last_seen.LastSeenMiddleware",
 ]
 
 ROOT_URLCONF = "nyet_site.urls"
@@ -215,6 +215,7 @@ CELERY_TASK_ROUTES = {
     "games.tasks.play_timeouts": {"queue": "catchup"},
     "games.tasks.send_email": {"queue": "email"},
     "games.tasks.sweep": {"queue": "sweep"},
+    "games.tasks.check_recent_records": {"queue": "sweep"},
 }
 CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-task leaves its task to another
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -229,10 +230,12 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CONSUMER = "nyet_site.worker:Consumer"
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
-# A plain beat schedule, not django-celery-beat: one fixed periodic job, nothing to edit at run
+# A plain beat schedule, not django-celery-beat: fixed periodic jobs, nothing to edit at run
 # time. Deadlines (and each player's 07:00 digest) live in the database; the sweep finds them.
+# Every hour, the games finished lately are compared with the replay of their move log.
 CELERY_BEAT_SCHEDULE = {
     "sweep": {"task": "games.tasks.sweep", "schedule": 60.0},
+    "records": {"task": "games.tasks.check_recent_records", "schedule": 3600.0},
 }
 
 LOGIN_REDIRECT_URL = "lobby"
@@ -249,7 +252,9 @@ EXPERT_BOT_SECONDS = env_number("EXPERT_BOT_SECONDS", 5.0, float, minimum=0)
 # A table whose open seats are still empty this long after it was made expires (the sweep).
 TABLE_EXPIRES_AFTER = timedelta(hours=env_number("TABLE_EXPIRES_HOURS", 7 * 24))
 
-# Email: printed to the console in development; SMTP when EMAIL_HOST is set.
+# Email: printed to the console in development; SMTP when EMAIL_HOST is set. The links in them
+# start with SITE_URL: `make run` sets it from its PORT (Makefile), not from each process's own
+# PORT, which honcho sets apart for each (the worker's is not the site's).
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 if PRODUCTION and not (
     SITE_URL.startswith("https://") and "127.0.0.1" not in SITE_URL and "localhost" not in SITE_URL
@@ -288,21 +293,29 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Nyet!] "
 ACCOUNT_USER_DISPLAY = "accounts.models.user_display"
 # Where allauth sends a player after logging out (after logging in: LOGIN_REDIRECT_URL).
 ACCOUNT_LOGOUT_REDIRECT_URL = "lobby"
+# Logging in with a one-time code sent by email, instead of the password: open to all, and the
+# only way in from a new browser to an account under attack (accounts.login_guard).
+ACCOUNT_LOGIN_BY_CODE_ENABLED = True
 # Redis, when set: the broker (unless CELERY_BROKER_URL says otherwise), the cache, and the
 # pub/sub that pushes each move to the open game pages at once (games/live.py). Without it the
 # pages hear of moves by reading the database a few times a second.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
 # allauth's limits, per address ("ip") and per login name or email ("key"), counted in the
-# default cache. A failed login counts against the name *from that address* (accounts.adapter):
-# nobody can lock a player out from elsewhere. The others are allauth's defaults, or stricter
-# where an attempt sends someone an email.
+# default cache. Failed logins are not allauth's to limit (an empty rate: no limit): its limit
+# per name would let anyone lock a player out from elsewhere. The site limits them per address
+# and per name *from that address* (accounts.failed_logins), and failures on one account from
+# many addresses make it take a code from new browsers (accounts.login_guard). The others are
+# allauth's defaults, or stricter where an attempt sends someone an email. A login code is
+# limited per address only: allauth's limit per email address would let anyone stop its owner
+# from getting one.
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",
-    "login_failed": "10/m/ip,5/5m/key",
+    "login_failed": "",
     "signup": "5/m/ip,30/h/ip",
     "reset_password": "5/m/ip,30/h/ip,5/h/key",
     "reset_password_from_key": "20/m/ip",
+    "request_login_code": "5/m/ip,20/h/ip",
 }
 # The visitor's address, for allauth's limits and the site's own (games/limits.py) alike: the
 # connection's, or behind N trusted reverse proxies the Nth address from the right of
@@ -314,11 +327,11 @@ RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", default=True)
 # allauth's own rate limits (the defaults of ACCOUNT_RATE_LIMITS) guard login, sign-up and
 # password reset. They count in the cache, which every web process must share in production:
 # Redis when REDIS_URL is set, with this process's memory standing in while Redis is away
-# (nyet_site/cache.py), so that a cache outage never stops a login.
+# (common/cache.py), so that a cache outage never stops a login.
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "nyet_site.cache.ResilientRedisCache",
+            "BACKEND": "common.cache.ResilientRedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
         }
@@ -382,6 +395,7 @@ LOGGING = {
         "games": {"level": LOG_LEVEL},
         "accounts": {"level": LOG_LEVEL},
         "nyet_site": {"level": LOG_LEVEL},
+        "common": {"level": LOG_LEVEL},
         "django": {"level": "WARNING"},
     },
 }

@@ -1,7 +1,8 @@
 """Tests marked ``postgres`` need a real PostgreSQL server (row locks, concurrent connections).
 
 On the default SQLite database they are deselected (reported as deselected, not skipped);
-``.ci/run`` runs the suite again with DATABASE_URL pointing at PostgreSQL, where they run.
+``.ci/run`` runs again with DATABASE_URL pointing at PostgreSQL the tests that touch a database
+(marked ``database`` here, from their fixtures and marks), where these run too.
 """
 
 import os
@@ -12,10 +13,24 @@ import pytest
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "postgres: needs PostgreSQL (runs when DATABASE_URL is set)")
+    config.addinivalue_line(
+        "markers", "database: touches the test database (set from the test's fixtures and marks)"
+    )
 
 
+DATABASE_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m reads the marks it adds
 def pytest_collection_modifyitems(config, items):
     from django.conf import settings
+
+    # The rules, the bots, the settings read in a fresh process...: the same on any database,
+    # so the PostgreSQL pass of CI leaves them out (-m "database or postgres").
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if item.get_closest_marker("django_db") or fixtures & DATABASE_FIXTURES:
+            item.add_marker(pytest.mark.database)
 
     if "postgresql" in settings.DATABASES["default"]["ENGINE"]:
         return
@@ -104,14 +119,32 @@ def broker_presumed_up():
 
 
 @pytest.fixture(autouse=True)
+def redis_afresh():
+    """``games.live`` keeps its Redis client (made from ``REDIS_URL`` at its first use) and
+    whether Redis failed lately, and counts the streams open in the process; the shared cache
+    remembers whether its Redis failed. Each test starts, and leaves, with neither client nor
+    failure nor stream, so that a test that changes ``REDIS_URL`` reaches that Redis."""
+    from common import cache
+    from games import live
+
+    live.reset()
+    cache.reset()
+    yield
+    live.reset()
+    cache.reset()
+
+
+@pytest.fixture(autouse=True)
 def joins_allowed():
     """Each test starts with Celery's "a join would block" flag down. An eager task raises it
     while it runs and, on leaving, puts back the value it found; the flag is one for the whole
     process, so two threads running eager tasks at once (the concurrency tests) can leave it
-    raised, and a later test's ``.delay(...).get()`` in that process then fails."""
-    from celery._state import _set_task_join_will_block
+    raised, and a later test's ``.delay(...).get()`` in that process then fails. Celery's
+    public ``allow_join_result`` lowers it for the test."""
+    from celery.result import allow_join_result
 
-    _set_task_join_will_block(False)
+    with allow_join_result():
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -182,6 +215,14 @@ def emails_inside_transactions(monkeypatch):
 
 
 PASSWORD = "a long passphrase 42"
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """MD5 in the tests: the site's PBKDF2 takes 0.3 s a password here, and most tests make two
+    or three people. A process a test starts (uvicorn, a worker) keeps the site's hashers, so
+    its people log in with a session made here (``force_login``), never a password."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture

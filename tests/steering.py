@@ -1,14 +1,23 @@
 """Moving a game on through the site's own actions where a test does not need to click: the
 person's moves are steered (towards being the first player, towards a discard rule), the Easy
-bots answer at once (Celery runs tasks in-process in the tests)."""
+bots answer at once (Celery runs tasks in-process in the tests). And whole situations several
+tests start from: a player's games of every kind, a game whose top scorer resigned."""
 
 from __future__ import annotations
 
 import random
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.core import mail
+from django.utils import timezone
 
 from games import engine
-from games.actions import submit_move
-from games.models import Game
+from games.actions import abort_game, create_game, deadlines, join_game, resign, submit_move
+from games.actions import lobby as lobby_actions
+from games.models import Game, Seat
+from tests.games.conftest import play_out
 
 
 def steer_token(seen: dict, prefer: list[tuple[str, str]]) -> dict:
@@ -63,3 +72,77 @@ def play_until(game: Game, user, until, prefer=(), act=None, limit=3000) -> engi
         else:
             submit_move(user, game.pk, game.version, move)
     raise AssertionError("the game did not get there")
+
+
+# --- whole situations --------------------------------------------------------------------------
+
+
+def your_games(act, me, other):
+    """One game of each kind for ``me``: their turn, another's turn, an open table, a finished
+    game, an aborted one and an expired one (``other`` is the person they wait for)."""
+    expired = act(create_game, me, players=3)
+    week_old = timezone.now() - settings.TABLE_EXPIRES_AFTER - timedelta(minutes=1)
+    Game.objects.filter(pk=expired.pk).update(created_at=week_old)
+    act(deadlines._expire_tables, timezone.now())
+    turn = act(create_game, me, players=2, bots=["easy"])
+    aborted = act(create_game, me, players=2, bots=["easy"])
+    act(abort_game, me, aborted.pk)
+    others = act(create_game, me, players=2)
+    act(join_game, other, others.pk)
+    # Whoever the deal made first: the game waits for ``other`` here.
+    Seat.objects.filter(game=others, user=me).update(acting_since=None, deadline=None)
+    Seat.objects.filter(game=others, user=other).update(acting_since=timezone.now())
+    finished = act(create_game, me, players=2, bots=["easy"], target=1)
+    finished = play_out(act, finished, [me], random.Random(1))
+    open_table = act(create_game, me, players=3, bots=["easy"])
+    return {
+        "turn": turn,
+        "others": others,
+        "open": open_table,
+        "ended": [finished, aborted, expired],
+    }
+
+
+SEED = 11
+
+
+def outscoring_moves() -> tuple[list[tuple[int, dict]], int]:
+    """Moves (seat, move) of a whole game and the seat that ends it with the most points, without
+    making the last move; the three totals differ."""
+    for picks in range(50):
+        rng = random.Random(picks)
+        state = engine.new_game(3, SEED, 1)
+        moves = []
+        while state.phase != engine.OVER:
+            seat = next(s for s in range(3) if engine.view(state, s)["legal"])
+            move = rng.choice(engine.view(state, seat)["legal"])
+            moves.append((seat, {k: v for k, v in move.items() if k != "seat"}))
+            state = engine.play(state, engine.move_from_json(move)).state
+        totals = engine.game_standings(state).totals
+        top = max(range(3), key=lambda s: totals[s])
+        others = sorted(totals[s] for s in range(3) if s != top)
+        if others[1] < totals[top] and others[0] < others[1] and moves[-1][0] != top:
+            return moves, top
+    raise AssertionError("no such game in 50 tries")
+
+
+def finish_with_top_resigned(act, first, second, third) -> tuple[Game, object]:
+    """A finished game of three people whose top scorer resigned before its last move: the game
+    and that player. ``act`` runs an action (with its on-commit work)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(lobby_actions.secrets, "randbits", lambda bits: SEED)
+        game = act(create_game, first, players=3, target=1)
+    act(join_game, second, game.pk)
+    act(join_game, third, game.pk)
+    people = {s.position: s.user for s in Seat.objects.filter(game=game).select_related("user")}
+    moves, top = outscoring_moves()
+    for seat, move in moves[:-1]:
+        game.refresh_from_db()
+        act(submit_move, people[seat], game.pk, game.version, move)
+    act(resign, people[top], game.pk)
+    game.refresh_from_db()
+    mail.outbox.clear()
+    act(submit_move, people[moves[-1][0]], game.pk, game.version, moves[-1][1])
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    return game, people[top]

@@ -87,12 +87,11 @@ def test_open_game_pages_do_not_hold_the_pool_s_connections(
 ):
     """Each open page holds an event stream for minutes; a stream that kept the connection it
     read with emptied a pool of ten with ten pages, and every page after waited, then failed."""
-    import os
-    import signal
     import urllib.request
 
     from games.actions import create_game
-    from tests.games.test_push import Events, serve, wait_for_sessions_to_close
+    from tests.games.streams import Events
+    from tests.servers import serve, stop
 
     alice = django_user_model.objects.create_user("alice", "alice@example.com", "pw")
     game = create_game(alice, players=3)
@@ -117,6 +116,4 @@ def test_open_game_pages_do_not_hold_the_pool_s_connections(
         for page in pages:
             page.close()
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
-        wait_for_sessions_to_close(connection)
+        stop(server, connection)

@@ -208,7 +208,6 @@ def left_and_gone(route: str, path: str, response, before) -> bool:
 @pytest.fixture
 def site(make_person, settings):
     """People (a player, staff) and games in each state, public and private."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed
     player = make_person("player")
     other = make_person("other")
     staff = make_person("staff")
@@ -465,7 +464,7 @@ def test_no_form_repeats_a_long_value(form_class, make_person, rf):
     them), it quotes at most a short prefix of what was sent."""
     from django.utils.datastructures import MultiValueDict
 
-    from nyet_site.refusals import QUOTE_LENGTH
+    from common.refusals import QUOTE_LENGTH
 
     user = make_person("player")
     fields = build(form_class, MultiValueDict(), user, rf).fields  # some are added when made

@@ -3,6 +3,10 @@ at module level or inside a function, is an edge, so that a function-level impor
 a cycle.
 
 - no cycle among the modules;
+- no cycle among the packages (the apps ``accounts``, ``games``, ``api``, the project
+  ``nyet_site`` and the helpers they share, ``common``), counting every import,
+  ``AppConfig.ready``'s too: ``games`` may import ``accounts``, never the other way, and
+  ``common`` imports none of them;
 - the only function-level imports of the project's modules are in ``AppConfig.ready``, where
   Django wants them (the apps are loaded by then);
 - the write path (``games.actions``) never imports the tasks that call it: it queues them by
@@ -15,7 +19,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("accounts", "api", "games", "nyet_site")
+PACKAGES = ("accounts", "api", "common", "games", "nyet_site")
 
 
 def module_name(path: Path) -> str:
@@ -90,10 +94,37 @@ def reachable(edges, start: str) -> set[str]:
     return seen
 
 
+def package_graph() -> dict[str, dict[str, list[str]]]:
+    """Package -> the packages it imports -> the module imports that make each edge. Every
+    import counts, ``AppConfig.ready``'s too: an app that needs another package once loaded
+    still depends on it."""
+    edges: dict[str, dict[str, list[str]]] = {package: {} for package in PACKAGES}
+    for name, path in MODULES.items():
+        for target, _, _ in _imports(path, name):
+            source, imported = name.partition(".")[0], target.partition(".")[0]
+            if source != imported:
+                edges[source].setdefault(imported, []).append(f"{name} -> {target}")
+    return edges
+
+
 def test_no_import_cycle():
     edges, _ = graph()
     cycles = sorted(name for name in edges if name in reachable(edges, name))
     assert cycles == []
+
+
+def test_no_import_cycle_between_packages():
+    edges = package_graph()
+    cycles = {
+        package: edges[package]
+        for package in PACKAGES
+        if package in reachable({p: set(t) for p, t in edges.items()}, package)
+    }
+    assert cycles == {}
+
+
+def test_the_shared_helpers_import_no_app():
+    assert package_graph()["common"] == {}
 
 
 def test_function_level_imports_are_only_in_app_ready():
@@ -127,6 +158,24 @@ def test_the_graph_sees_function_level_imports_and_cycles(tmp_path):
         assert "accounts.fake_a" in reachable(edges, "accounts.fake_a")
     finally:
         del MODULES["accounts.fake_a"], MODULES["accounts.fake_b"]
+
+
+def test_the_package_graph_sees_cycles_between_packages(tmp_path):
+    """An import back from ``accounts`` to ``games``, even in ``ready``, is a cycle between the
+    packages; an import of an app by ``common`` is seen."""
+    MODULES["accounts.fake_apps"] = tmp_path / "apps.py"
+    MODULES["common.fake"] = tmp_path / "fake.py"
+    try:
+        MODULES["accounts.fake_apps"].write_text(
+            "class Config:\n    def ready(self):\n        from games import models\n"
+        )
+        MODULES["common.fake"].write_text("import nyet_site.urls\n")
+        edges = package_graph()
+        assert edges["accounts"]["games"] == ["accounts.fake_apps -> games.models"]
+        assert "accounts" in reachable({p: set(t) for p, t in edges.items()}, "accounts")
+        assert edges["common"] == {"nyet_site": ["common.fake -> nyet_site.urls"]}
+    finally:
+        del MODULES["accounts.fake_apps"], MODULES["common.fake"]
 
 
 def test_the_deletion_hook_is_registered():

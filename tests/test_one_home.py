@@ -27,7 +27,7 @@ COPIES = {
 
 
 def sources():
-    for package in ("games", "accounts", "api", "nyet_site"):
+    for package in ("games", "accounts", "api", "nyet_site", "common"):
         for path in sorted((ROOT / package).rglob("*.py")):
             relative = path.relative_to(ROOT)
             if relative.parts[:2] != ("games", "engine") and "migrations" not in relative.parts:

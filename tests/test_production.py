@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.ports import free_port
+from tests.servers import free_port, procfile
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = secrets.token_urlsafe(50)
@@ -155,7 +155,7 @@ def redis_connections():
 @pytest.mark.django_db
 def test_the_health_check_says_at_once_when_the_broker_is_down(client):
     from nyet_site.observability import BROKER_CHECK_TIMEOUT
-    from tests.games.test_broker import broker
+    from tests.servers import broker
 
     with broker("redis://127.0.0.1:1/0"), redis_connections() as attempts:
         sick = client.get("/healthz")
@@ -170,7 +170,7 @@ def test_a_broker_that_never_answers_costs_the_health_check_one_short_wait(clien
     """A port that takes the connection and never answers (an overloaded or half-dead Redis):
     the ping's reply is waited for once, BROKER_CHECK_TIMEOUT."""
     from nyet_site.observability import BROKER_CHECK_TIMEOUT
-    from tests.games.test_broker import broker
+    from tests.servers import broker
 
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
@@ -185,7 +185,7 @@ def test_a_broker_that_never_answers_costs_the_health_check_one_short_wait(clien
 
 @pytest.mark.django_db
 def test_the_health_check_pings_a_redis_broker(client):
-    from tests.games.test_broker import broker
+    from tests.servers import broker
 
     with broker("redis://127.0.0.1:6379/10"), redis_connections() as attempts:
         healthy = client.get("/healthz/")
@@ -318,11 +318,6 @@ print(client.is_active(), client.dsn, client.options["environment"],
     assert off.stdout.split("\n")[-2].startswith("False None")
 
 
-def procfile(name: str) -> dict[str, str]:
-    lines = (ROOT / name).read_text().splitlines()
-    return dict(line.split(": ", 1) for line in lines if line.strip())
-
-
 def queues(command: str) -> set[str]:
     return set(re.search(r"--queues=(\S+)", command)[1].split(","))
 
@@ -447,13 +442,18 @@ class Browser:
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_the_procfile_serves_a_game_that_a_bot_answers(on_postgres, tmp_path, django_user_model):
+def test_the_procfile_serves_a_game_that_a_bot_answers(
+    on_postgres, tmp_path, django_user_model, settings
+):
     from allauth.account.models import EmailAddress
+    from django.conf import global_settings
     from django.db import connection
 
     from games import engine
     from games.models import Game
 
+    # alice logs in with her password on the production processes, which hash as the site does
+    settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
     alice = django_user_model.objects.create_user("alice", "alice@example.com", "a-long-pass-42")
     EmailAddress.objects.create(user=alice, email=alice.email, verified=True, primary=True)
     port = free_port()

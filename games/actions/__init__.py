@@ -10,12 +10,18 @@ from .chat import bar_from_chat, hide_chat, post_chat, report_chat
 from .deadlines import end_vacation, start_vacation
 from .errors import ActionError, StaleVersion
 from .lobby import (
+    accept_invitation,
+    accept_rematch,
     add_bot,
     become_bot_account,
+    cancel_invitation,
     create_game,
+    decline_invitation,
+    decline_rematch,
     invite_player,
     join_game,
     leave_game,
+    play_against_bots,
     release_seats,
     rematch,
     remove_bot,
@@ -35,6 +41,11 @@ from .moves import (
 
 __all__ = [
     "ActionError",
+    "accept_invitation",
+    "accept_rematch",
+    "cancel_invitation",
+    "decline_invitation",
+    "decline_rematch",
     "abort_game",
     "StaleVersion",
     "add_bot",
@@ -50,6 +61,7 @@ __all__ = [
     "invite_player",
     "join_game",
     "leave_game",
+    "play_against_bots",
     "play_bot_move",
     "play_due_timeouts",
     "play_timeout_move",

@@ -35,7 +35,7 @@ from games.queue import publish_on_commit
 from .errors import ActionError
 from .lobby import expire_rematch_offers
 from .moves import play_due_timeouts
-from .notify import SEND_TASK, notify_people_on_commit, queue_emails
+from .notify import SEND_TASK, notify_people_on_commit, queue_emails, settle_lost_sends
 from .turns import attended, bot_levels, bots_task, start_clock
 
 log = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ def due(now=None) -> dict:
     done = {
         **_queue_catchup(now),
         "emails_requeued": _requeue_emails(now),
-        "emails_lost_while_sending": notifications.settle_lost_sends(now),
+        "emails_lost_while_sending": settle_lost_sends(now),
         "reminders": _queue_reminders(now),
         "your_turn": _queue_your_turn(now),
         "digests": _queue_digests(now),
@@ -330,6 +330,11 @@ def _expire_tables(now) -> int:
 
 
 # --- vacations ----------------------------------------------------------------------------------
+
+
+def current_vacation(user) -> Vacation | None:
+    """The vacation ``user`` is on, not yet ended (by itself or by coming back), or None."""
+    return Vacation.objects.filter(user=user, ended_at__isnull=True).first()
 
 
 def vacation_left(user, now) -> timedelta:

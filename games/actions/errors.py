@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
+from common.refusals import quote
 from games.engine import IllegalMove
-from nyet_site.refusals import quote
 
 
 class ActionError(Exception):

@@ -11,15 +11,17 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User, bot_user
+from common.refusals import quote, retry_message
 from games import clock
 from games.bots import STAND_IN
 from games.engine import new_game, state_from_json, state_to_json
 from games.live import announce_on_commit
-from games.models import Game, Invitation, RematchOffer, Round, Seat, offers_bot_level
-from nyet_site.refusals import quote, retry_message
+from games.models import Game, Invitation, RematchOffer, Seat, offers_bot_level
+from games.selectors import position_of, seat_of
 
 from .errors import ActionError, RateLimited
 from .notify import email_on_commit, notify_people_on_commit
+from .records import first_round
 from .turns import after_commit, sync_acting
 
 BOT_LEVELS = tuple(User.BotLevel.values)
@@ -113,9 +115,11 @@ def create_game(
     move_seconds: int = 5 * 60,
     visibility: str = Game.Visibility.PUBLIC,
     now=None,
+    tutorial_seed: int | None = None,
 ) -> Game:
     """A new table with ``user`` in seat 0 and ``bots[i]`` (a level, or None for an open seat)
-    in seat ``i + 1``. A table with no open seat starts at once."""
+    in seat ``i + 1``. A table with no open seat starts at once. ``tutorial_seed``: a tutorial
+    (``games.tutorial``) on that fixed deal."""
     _person(user)
     if players not in (2, 3, 4, 5):
         raise ActionError(_("Nyet! is played by 2 to 5 players."), code="players")
@@ -143,7 +147,8 @@ def create_game(
             visibility=visibility,
             invite_code=secrets.token_urlsafe(12),
             created_by=user,
-            seed=secrets.randbits(63),
+            seed=secrets.randbits(63) if tutorial_seed is None else tutorial_seed,
+            tutorial=tutorial_seed is not None,
         )
         Seat.objects.bulk_create(
             [Seat(game=game, position=0, user=user)]
@@ -157,6 +162,30 @@ def create_game(
     return game
 
 
+# The lobby's one-click play: the time per move of each pace. Live as the new-game form's
+# default; correspondence long enough that a weekend away does not lose the game.
+PLAY_AGAINST_BOTS_SECONDS = {
+    Game.TimeControl.LIVE: 5 * 60,
+    Game.TimeControl.CORRESPONDENCE: 3 * 24 * 3600,
+}
+
+
+def play_against_bots(user, *, players: int, time_control: str, now=None) -> Game:
+    """The lobby's one-click play: a public table with ``user`` in seat 0 and bots of the
+    default level in the other seats, started at once. The same checks and refusals as any new
+    table (``create_game``)."""
+    if time_control not in PLAY_AGAINST_BOTS_SECONDS:
+        raise ActionError(_("Choose live or correspondence."), code="time_control")
+    return create_game(
+        user,
+        players=players,
+        bots=[User.DEFAULT_BOT_LEVEL] * (players - 1) if players in (2, 3, 4, 5) else (),
+        time_control=time_control,
+        move_seconds=PLAY_AGAINST_BOTS_SECONDS[time_control],
+        now=now,
+    )
+
+
 def join_game(user, game_id: int, invite_code: str = "", now=None) -> Game:
     """Take the first open seat. A private table needs its invite code. A full table starts."""
     _person(user)
@@ -165,14 +194,25 @@ def join_game(user, game_id: int, invite_code: str = "", now=None) -> Game:
         if (
             game.visibility == Game.Visibility.PRIVATE
             and not game.invite_code_matches(invite_code)
-            and not game.invitations.filter(invitee=user).exists()
+            and not _pending(game, user).exists()
         ):
             raise ActionError(_("This table is private: join it with its invite link."), "private")
-        seats = list(game.seats.all())
-        if any(s.user_id == user.pk for s in seats):
-            raise ActionError(_("You already have a seat at this table."), code="seated")
-        _sit(game, seats, user, now=now, actor=user.pk)
+        _sit_invited(game, user, now)
     return game
+
+
+def _pending(game: Game, invitee):
+    """``invitee``'s invitations to ``game`` still waiting for an answer."""
+    return game.invitations.filter(invitee=invitee, answer=Invitation.Answer.PENDING)
+
+
+def _sit_invited(game: Game, user, now) -> None:
+    """``user`` sits at the locked open table; their invitations to it are answered."""
+    seats = list(game.seats.all())
+    if any(s.user_id == user.pk for s in seats):
+        raise ActionError(_("You already have a seat at this table."), code="seated")
+    _sit(game, seats, user, now=now, actor=user.pk)
+    _pending(game, user).update(answer=Invitation.Answer.ACCEPTED, answered_at=now or clock.now())
 
 
 def leave_game(user, game_id: int) -> Game | None:
@@ -181,7 +221,7 @@ def leave_game(user, game_id: int) -> Game | None:
     _person(user)
     with transaction.atomic():
         game = _lock_open_game(game_id)
-        seat = game.seats.filter(user=user).first()
+        seat = seat_of(game, user)
         if seat is None:
             raise ActionError(_("You have no seat at this table."), code="not_seated")
         seat.user = None
@@ -230,6 +270,9 @@ def seat_bot_account(user, game_id: int, username: str, now=None) -> Game:
         if any(s.user_id == bot.pk for s in seats):
             raise ActionError(_("%(name)s is already at the table.") % {"name": bot.name}, "seated")
         _sit(game, seats, bot, now=now, actor=user.pk)
+        _pending(game, bot).update(
+            answer=Invitation.Answer.ACCEPTED, answered_at=now or clock.now()
+        )
     return game
 
 
@@ -288,7 +331,7 @@ def _start(game: Game, now=None, actor=None) -> None:
     game.version += 1
     game.save(update_fields=["state", "status", "started_at", "version"])
     announce_on_commit(game)
-    Round.objects.create(game=game, number=1, dealer=state.dealer)
+    first_round(game, state).save()
     sync_acting(game, state, now)
     after_commit(game, state)
     notify_people_on_commit("game_started", game, key=str(game.pk), skip_user_id=actor)
@@ -323,14 +366,14 @@ def invite_player(user, game_id: int, username: str, now=None) -> User:
     now = now or clock.now()
     with transaction.atomic():
         game = _lock_open_game(game_id)
-        if not game.seats.filter(user=user).exists():
+        if position_of(game, user) is None:
             raise ActionError(_("Only players at the table can invite."), code="not_seated")
         invitee = User.objects.filter(username__iexact=username.strip(), bot_level="").first()
         if invitee is None or not invitee.is_active:
             raise ActionError(
                 _("There is no player called “%(name)s”.") % {"name": quote(username)}, "no_user"
             )
-        if game.seats.filter(user=invitee).exists():
+        if position_of(game, invitee) is not None:
             raise ActionError(
                 _("%(name)s is already at the table.") % {"name": invitee.name}, "seated"
             )
@@ -338,6 +381,73 @@ def invite_player(user, game_id: int, username: str, now=None) -> User:
         Invitation.objects.create(game=game, invitee=invitee, inviter=user, created_at=now)
         email_on_commit("invitation", [game.pk, invitee.pk, user.name])
     return invitee
+
+
+def _lock_pending_invitation(invitation_id: int) -> tuple[Invitation, Game]:
+    """The pending invitation to an open table, and its table (locked: an answer and the table's
+    changes come one at a time); else a refusal that says why."""
+    found = Invitation.objects.filter(pk=invitation_id).values_list("game_id", flat=True).first()
+    if found is None:
+        raise ActionError(_("There is no such invitation."), code="no_invitation")
+    game = _lock_open_game(found)
+    invitation = (
+        Invitation.objects.select_related("invitee", "inviter").filter(pk=invitation_id).first()
+    )
+    if invitation is None or invitation.answer != Invitation.Answer.PENDING:
+        answer = invitation.answer if invitation else None
+        raise ActionError(
+            {
+                Invitation.Answer.ACCEPTED: _("This invitation was accepted already."),
+                Invitation.Answer.DECLINED: _("This invitation was declined."),
+                Invitation.Answer.CANCELLED: _("This invitation was cancelled."),
+            }.get(answer, _("There is no such invitation.")),
+            code="answered",
+        )
+    return invitation, game
+
+
+def accept_invitation(user, invitation_id: int, now=None) -> Game:
+    """The invitee takes the first open seat of the table they were invited to (private or
+    not: the invitation is the right to sit). A bot account may accept. A full table starts."""
+    _person(user)
+    with transaction.atomic():
+        invitation, game = _lock_pending_invitation(invitation_id)
+        if invitation.invitee_id != user.pk:
+            raise ActionError(_("This invitation is not yours to answer."), code="not_invitee")
+        _sit_invited(game, user, now)
+    return game
+
+
+def decline_invitation(user, invitation_id: int, now=None) -> Invitation:
+    """The invitee says no: every invitation of theirs to that table still pending is declined
+    (the table is not theirs to sit at any more, unless they are asked again)."""
+    _person(user)
+    with transaction.atomic():
+        invitation, game = _lock_pending_invitation(invitation_id)
+        if invitation.invitee_id != user.pk:
+            raise ActionError(_("This invitation is not yours to answer."), code="not_invitee")
+        invitation.answer = Invitation.Answer.DECLINED
+        invitation.answered_at = now or clock.now()
+        _pending(game, user).update(answer=invitation.answer, answered_at=invitation.answered_at)
+    return invitation
+
+
+def cancel_invitation(user, invitation_id: int, now=None) -> Invitation:
+    """The inviter takes an invitation back (and their others still pending to the same person
+    at the same table): it no longer gives a seat."""
+    _person(user)
+    with transaction.atomic():
+        invitation, game = _lock_pending_invitation(invitation_id)
+        if invitation.inviter_id != user.pk:
+            raise ActionError(
+                _("Only the player who sent this invitation can cancel it."), code="not_inviter"
+            )
+        invitation.answer = Invitation.Answer.CANCELLED
+        invitation.answered_at = now or clock.now()
+        _pending(game, invitation.invitee_id).filter(inviter=user).update(
+            answer=invitation.answer, answered_at=invitation.answered_at
+        )
+    return invitation
 
 
 def _check_invitations_today(user, invitee: User, now) -> None:
@@ -379,11 +489,10 @@ def rematch_offer_lasts(game: Game) -> timedelta:
 
 def rematch_people(seats: list[Seat]) -> list[User]:
     """Whom a rematch of this table asks: every person at it (who resigned or ended on
-    autopilot too: they may want another game), not the bots nor bot accounts, which keep
-    their seats, nor a player whose account is gone."""
-    return [
-        s.user for s in seats if s.user is not None and not s.user.plays_as_bot and s.user.is_active
-    ]
+    autopilot too: they may want another game) and every bot account (which answers through
+    the API, as on lichess), not our bots, which keep their seats, nor a player whose account is
+    gone."""
+    return [s.user for s in seats if s.user is not None and not s.user.is_bot and s.user.is_active]
 
 
 def _lock_finished(user, game_id: int) -> tuple[Game, list[Seat]]:

@@ -12,12 +12,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from accounts.ratings import rate_finished_game
 from games import clock, engine
 from games.bots import STAND_IN, hard, make_bot
 from games.engine import IllegalMove, state_from_json, state_to_json, to_act
 from games.live import announce_on_commit
 from games.models import THINKING_BOT_LEVELS, Game, MoveRecord, Seat, before_first_card
+from games.ratings import rate_finished_game
+from games.selectors import position_of, seat_of
 
 from .errors import ActionError, StaleVersion
 from .notify import notify_on_commit, notify_people_on_commit
@@ -33,11 +34,14 @@ def submit_move(
     """Make ``move`` (the engine's JSON form without the seat, e.g. ``{"play": "Y7"}``) for the
     seat ``user`` holds, if the game is still at ``version``.
 
-    A discard or a pass is chosen by every seat at once: one made on a page of round
-    ``round_number``'s discard phase is taken even when others chose meanwhile (the version
-    moved on), as long as the choice is still this seat's to make in that round."""
+    A discard or a pass is chosen by every seat at once: one made at a version of the discard
+    phase it is still this seat's to choose in is taken even when others chose meanwhile (the
+    version moved on). ``round_number`` (the pages send it; the API no longer needs it): the
+    round it was chosen in, which then decides instead of the version."""
     if not user.is_authenticated:
         raise ActionError(_("Log in to play."), code="login")
+    if isinstance(move, dict) and "seat" in move:  # a move is made for the user's own seat
+        raise ActionError(_("That move is not understood."), code="malformed")
     with transaction.atomic():
         game, state, seat = check_move(
             user, game_id, version, simultaneous=_simultaneous(move, round_number)
@@ -53,24 +57,36 @@ def submit_move(
     return game
 
 
+# A discard or pass sent without its round: the version it was chosen at tells (``check_move``).
+ROUND_OF_VERSION = -1  # rounds count from 1
+
+
 def _simultaneous(move: dict, round_number: int | None) -> int | None:
-    """The round of a discard or pass (a choice made at the same time as others), else None."""
+    """The round of a discard or pass (a choice made at the same time as others), or
+    ``ROUND_OF_VERSION`` when not given; None for any other move."""
     if isinstance(move, dict) and ("discard" in move or "pass" in move):
-        return round_number
+        return ROUND_OF_VERSION if round_number is None else round_number
     return None
 
 
 def check_move(user, game_id: int, version: int, simultaneous: int | None = None):
     """Lock the game and find the user's seat in it: (game, state, seat). ``simultaneous``: the
-    round of a discard or pass, which a newer version does not make stale while the seat still
-    has that choice to make."""
+    round of a discard or pass (``ROUND_OF_VERSION``: the round of ``version``), which a newer
+    version does not make stale while the seat still has that choice to make."""
     game = _lock_active_game(game_id)
-    seat = Seat.objects.filter(game=game, user=user).values_list("position", flat=True).first()
+    seat = position_of(game, user)
     if seat is None:
         raise ActionError(_("You do not have a seat in this game."), code="not_seated")
     state = state_from_json(game.state)
     still_to_choose = (
-        simultaneous == state.round and state.phase == engine.DISCARD and seat in to_act(state)
+        simultaneous is not None
+        and state.phase == engine.DISCARD
+        and seat in to_act(state)
+        and (
+            _of_this_discard_phase(game, state, version)
+            if simultaneous == ROUND_OF_VERSION
+            else simultaneous == state.round
+        )
     )
     if version != game.version and not still_to_choose:
         raise StaleVersion(
@@ -78,6 +94,15 @@ def check_move(user, game_id: int, version: int, simultaneous: int | None = None
             code="stale",
         )
     return game, state, seat
+
+
+def _of_this_discard_phase(game: Game, state, version: int) -> bool:
+    """Whether ``version`` is one of the discard phase in play (no query): every choice made in
+    it moved the version by one, so a version at most that many behind saw no other move.
+    (The version also moves for "I'm back" or a resignation: such a version is then refused
+    as stale though it could be taken, never taken when it should not.)"""
+    made = sum(choice is not None for choice in state.choices)
+    return 0 <= game.version - version <= made
 
 
 def _lock_active_game(game_id: int) -> Game:
@@ -204,7 +229,9 @@ def do_move(
     game.catchup_queued_at = None
     game.catchup_attempts = 0
     fields = ["state", "version", "moves_made", "catchup_queued_at", "catchup_attempts"]
-    if after.phase == engine.OVER:
+    # A tutorial is one round (games.tutorial): its point target of 1 ends it there, and a
+    # round at -2 points, where nobody reaches it, ends it too.
+    if after.phase == engine.OVER or (game.tutorial and after.results):
         game.status = Game.Status.FINISHED
         game.finished_at = now
         fields += ["status", "finished_at"]
@@ -272,7 +299,7 @@ def come_back(user, game_id: int, now=None) -> Game:
     now = now or clock.now()
     with transaction.atomic():
         game = _lock_active_game(game_id)
-        seat = Seat.objects.filter(game=game, user=user).first()
+        seat = seat_of(game, user)
         if seat is None:
             raise ActionError(_("You do not have a seat in this game."), code="not_seated")
         if seat.resigned_at is not None:
@@ -295,7 +322,7 @@ def come_back(user, game_id: int, now=None) -> Game:
 
 
 def _person_seat(game: Game, user) -> Seat:
-    seat = Seat.objects.filter(game=game, user=user).first() if user.is_authenticated else None
+    seat = seat_of(game, user)
     if seat is None:
         raise ActionError(_("You do not have a seat in this game."), code="not_seated")
     return seat

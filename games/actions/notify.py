@@ -1,15 +1,19 @@
-"""Emails that a change calls for, written to the outbox (``PendingEmail``) in the change's own
-transaction and handed to a task once it has committed: an email is never lost because the
-broker was down (the sweep queues it again), and never sent for a change that rolled back."""
+"""The outbox's one writer. Emails that a change calls for are written to the outbox
+(``PendingEmail``) in the change's own transaction and handed to a task once it has committed:
+an email is never lost because the broker was down (the sweep queues it again), and never sent
+for a change that rolled back. The task sends each (``deliver``) and records it (``SentEmail``);
+what an email says, and whether it still makes sense, is ``games.notifications``'."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
 
-from games import clock
+from accounts.models import User
+from games import clock, notifications
 from games.models import PendingEmail, SentEmail
 from games.queue import publish_on_commit
 
@@ -44,7 +48,10 @@ def notify_on_commit(kind: str, game, position: int, key: str) -> None:
 
 
 def notify_people_on_commit(kind: str, game, key: str, skip_user_id: int | None = None) -> None:
-    """The same email to every person seated in ``game`` (bots get none)."""
+    """The same email to every person seated in ``game`` (bots get none; a tutorial's player,
+    on its page, gets none either)."""
+    if game.tutorial:
+        return
     seats = game.seats.filter(user__bot_level="", user__isnull=False).values_list(
         "position", "user_id"
     )
@@ -73,3 +80,98 @@ def resend(records) -> int:
                 )
                 queued += 1
     return queued
+
+
+def deliver(pending_id: int, now=None) -> bool:
+    """Send one outbox email (see ``games.notifications``' docstring); whether it was sent. Safe
+    to call twice, at once or late: the claim and the ``SentEmail`` record keep it to one. What
+    happens to an email is logged on ``games.notifications``' logger, with its writing."""
+    now = now or clock.now()
+    claimed = (
+        PendingEmail.objects.filter(pk=pending_id, due_at__lte=now)
+        .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lte=now))
+        .update(claimed_until=now + notifications.CLAIM, attempts=F("attempts") + 1)
+    )
+    if not claimed:
+        return False  # sent, being sent, or not due yet
+    pending = PendingEmail.objects.get(pk=pending_id)
+    try:
+        composed = notifications.compose(pending.kind, pending.args, now)
+        if composed is None or not notifications.wants(composed[0], composed[1]):
+            pending.delete()
+            return False
+        user, kind, key, context = composed
+        message = notifications.render(user, kind, context)
+    except Exception:
+        notifications.log.exception("could not write the email %s", pending)
+        _retry_later(pending, now)
+        return False
+    try:
+        with transaction.atomic():
+            record = SentEmail.objects.create(
+                user=user,
+                kind=kind,
+                key=key,
+                sent_at=now,
+                fate=SentEmail.Fate.SENDING,
+                args=pending.args,
+            )
+    except IntegrityError:
+        settle_lost_sends(now, user=user, kind=kind, key=key)
+        pending.delete()
+        return False  # sent already, for this occasion
+    outcome = notifications.transmit(message)
+    if outcome is notifications.Outcome.NOT_SENT:
+        record.delete()
+        _retry_later(pending, now)
+        return False
+    fate = SentEmail.Fate.SENT if outcome is notifications.Outcome.SENT else SentEmail.Fate.UNKNOWN
+    SentEmail.objects.filter(pk=record.pk).update(fate=fate)
+    pending.delete()
+    return outcome is notifications.Outcome.SENT
+
+
+def settle_lost_sends(now, **which) -> int:
+    """Emails still being sent a claim's length after they started (their worker died, or the
+    task's time limit ended it, while it talked to the server): of unknown fate. The sweep
+    looks for them all; a retry of the same occasion for its own (``which``). How many."""
+    lost = list(
+        SentEmail.objects.filter(
+            fate=SentEmail.Fate.SENDING, sent_at__lte=now - notifications.CLAIM, **which
+        ).values_list("pk", "kind", "user__email", "key")
+    )
+    SentEmail.objects.filter(pk__in=[row[0] for row in lost]).update(fate=SentEmail.Fate.UNKNOWN)
+    for _, kind, email, key in lost:
+        notifications.log.error(
+            "the %s email to %s (%s) was being sent when its worker stopped: its fate is "
+            "unknown, it is not sent again (the admin's sent emails list it)",
+            kind,
+            email,
+            key,
+        )
+    return len(lost)
+
+
+def _retry_later(pending: PendingEmail, now) -> None:
+    if pending.attempts > len(notifications.RETRY_AFTER):
+        notifications.log.error(
+            "gave up on the email %s after %d attempts", pending, pending.attempts
+        )
+        pending.delete()
+        return
+    pending.due_at = now + notifications.RETRY_AFTER[pending.attempts - 1]
+    pending.claimed_until = None
+    pending.queued_at = None
+    pending.save(update_fields=["due_at", "claimed_until", "queued_at"])
+
+
+def unsubscriber(user_id: int) -> User:
+    """The person an unsubscribe link names; ``User.DoesNotExist`` when there is none."""
+    return User.objects.get(pk=user_id)
+
+
+def unsubscribe(user: User, preference: str) -> None:
+    """Turn off the kind of email ``preference`` (a ``notifications.PREFERENCES`` field) for
+    ``user``, from an email's link: the turn emails to never, the others to off."""
+    value = User.TurnEmail.NEVER if preference == "email_turn" else False
+    User.objects.filter(pk=user.pk).update(**{preference: value})

@@ -93,6 +93,8 @@ def sync_acting(game: Game, state, now, moved: int | None = None, by_person: boo
         elif seat.acting_since is None:
             seat.acting_since = now
             person = seat.user is not None and not seat.user.is_bot and not seat.autopilot
+            # A tutorial has no clock: a newcomer reads its hints at their own pace.
+            person = person and not game.tutorial
             if person and seat.user_id in away:
                 seat.paused_seconds = game.move_seconds
             elif person:

@@ -15,6 +15,8 @@ by default, ``seconds=``; Expert's: 5 s); without a clock it searches a fixed nu
 
 from __future__ import annotations
 
+from typing import Any
+
 from .easy import Easy
 from .hard import Expert, Hard
 from .medium import Medium
@@ -24,7 +26,7 @@ LEVELS = ("easy", "medium", "hard", "expert")
 STAND_IN = "medium"  # plays for a player who times out
 
 
-def make_bot(level: str, seed: int | str = 0, **options) -> Easy | Medium | Hard | Expert:
+def make_bot(level: str, seed: int | str = 0, **options: Any) -> Easy | Medium | Hard | Expert:
     """A bot of this level; ``options`` (``samples``, ``seconds``, ``clock``) are Hard's and
     Expert's."""
     if level == "easy":

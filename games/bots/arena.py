@@ -38,11 +38,16 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TextIO
 
 from games.engine import OVER, apply, game_standings, new_game, to_act, view
 
 from . import LEVELS, RandomBot, make_bot
+
+# Each level's keyword arguments of make_bot.
+Options = dict[str, dict[str, Any]]
 
 Z95 = 1.96
 LADDER = ("easy", "medium", "hard")  # the default --levels: the levels of live tables
@@ -59,7 +64,7 @@ class Game:
     won: list[bool]
     rounds: list[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = field(default_factory=list)
 
-    def mean(self, level: str, values) -> float:
+    def mean(self, level: str, values: Sequence[float]) -> float:
         return statistics.fmean(v for v, lv in zip(values, self.levels, strict=True) if lv == level)
 
     def facing(self, strong: str, weak: str) -> list[float]:
@@ -93,7 +98,7 @@ class Timings:
         return lines
 
 
-def play(players: int, seed: int, levels: list[str], options: dict, timings: Timings) -> Game:
+def play(players: int, seed: int, levels: list[str], options: Options, timings: Timings) -> Game:
     """A whole game with these levels by seat; every decision is timed. ``options``: each
     level's keyword arguments of ``make_bot`` (``{"hard": {"samples": 100}}``)."""
     bots = [
@@ -121,7 +126,9 @@ def play(players: int, seed: int, levels: list[str], options: dict, timings: Tim
     )
 
 
-def seatings(players: int, pair: int, rng: random.Random, a: str, b: str):
+def seatings(
+    players: int, pair: int, rng: random.Random, a: str, b: str
+) -> tuple[list[str], list[str]]:
     """The two games' levels by seat: a random split, then the same with the levels swapped."""
     count = players // 2 + (players % 2 if pair % 2 else 0)
     mine = set(rng.sample(range(players), count))
@@ -129,7 +136,7 @@ def seatings(players: int, pair: int, rng: random.Random, a: str, b: str):
     return first, [b if level == a else a for level in first]
 
 
-def batched(games: list[Game]):
+def batched(games: list[Game]) -> Iterator[tuple[Game, Game]]:
     return zip(games[::2], games[1::2], strict=True)
 
 
@@ -149,7 +156,16 @@ def rate(values: list[float]) -> str:
     return f"{mean:6.1%} ± {half:5.1%}"
 
 
-def matchup(players, games, seed, weak, strong, options, timings, out) -> None:
+def matchup(
+    players: int,
+    games: int,
+    seed: int,
+    weak: str,
+    strong: str,
+    options: Options,
+    timings: Timings,
+    out: TextIO,
+) -> None:
     pairs = max(1, (games + 1) // 2)
     rng = random.Random(f"arena/{seed}/{weak}/{strong}")
     played: list[Game] = []
@@ -215,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     levels = args.levels.split(",")
     if len(levels) < 2 or any(level not in ("random", *LEVELS) for level in levels):
         parser.error(f"--levels takes two or more of random, {', '.join(LEVELS)}")
-    options: dict = {level: {} for level in SEARCHERS}
+    options: Options = {level: {} for level in SEARCHERS}
     for level in SEARCHERS:
         samples = getattr(args, f"{level}_samples")
         seconds = getattr(args, f"{level}_seconds")

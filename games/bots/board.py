@@ -26,14 +26,22 @@ from games.engine import (
     ChooseTeams,
     GameState,
     PlaceToken,
+    Terms,
+    Token,
+    View,
     apply,
     hands_after,
     legal_moves,
 )
 from games.engine.board import coverable, first_open
 
+from .knowledge import all_of
 from .medium import board_values, estimate_tricks, guess_choice, hand_worths, teams_values
 from .playout import Round, play_out
+
+# Each seat's hand_worths: the worth of a hand under each trump and supertrump.
+Worth = dict[tuple[str, str], float]
+Teams = tuple[tuple[int, ...], tuple[int, ...]]
 
 OPTIONS = 4  # tokens weighed: Medium's best by its board values
 BELIEF = 2.0  # how sharply a seat's tokens follow its board values (0: every token alike)
@@ -47,13 +55,14 @@ def options(values: Sequence[float], count: int = OPTIONS) -> list[int]:
 class Belief:
     """The others' tokens so far, replayed on the board as each was placed, to weigh deals."""
 
-    def __init__(self, seen: dict, sharpness: float = BELIEF) -> None:
+    def __init__(self, seen: View, sharpness: float = BELIEF) -> None:
         self.seat = seen["seat"]
         self.players = n = seen["players"]
         self.sharpness = sharpness
-        self.tokens = []  # (seat, the open boxes then, the boxes it could cover, which it did)
+        # (seat, the open boxes then, the boxes it could cover, which it did)
+        self.tokens: list[tuple[int, dict[str, tuple[str, ...]], list[PlaceToken], int]] = []
         open_boxes = first_open(n)
-        for s, line, box in seen["board"]["tokens"]:
+        for s, line, box in map(Token.from_json, seen["board"]["tokens"]):
             if s != self.seat:
                 legal = [PlaceToken(s, ln, b) for ln, b in coverable(open_boxes)]
                 self.tokens.append((s, open_boxes, legal, legal.index(PlaceToken(s, line, box))))
@@ -63,7 +72,7 @@ class Belief:
     def log_weight(self, hands: Sequence[Sequence[str]]) -> float:
         """The log of how likely the others' tokens are, had they held ``hands``."""
         total = 0.0
-        worths = {}
+        worths: dict[int, Worth] = {}
         sharpness = self.sharpness
         for s, open_boxes, legal, chosen in self.tokens:
             worth = worths.get(s)
@@ -82,13 +91,13 @@ class Deal:
     share: each seat's ``hand_worths`` and its discard or pass under given terms, worked out
     once. ``worths`` may give some seats' in advance (this seat's are the same in every deal)."""
 
-    def __init__(self, state: GameState, worths: dict[int, dict] | None = None) -> None:
+    def __init__(self, state: GameState, worths: dict[int, Worth] | None = None) -> None:
         self.state = state
         self.worths = dict(worths or {})
-        self.choices: dict[tuple, tuple[str, ...]] = {}
+        self.choices: dict[tuple[int, Terms], tuple[str, ...]] = {}
         self.totals = [sum(r.scores[s] for r in state.results) for s in range(state.players)]
 
-    def worth(self, seat: int) -> dict:
+    def worth(self, seat: int) -> Worth:
         worth = self.worths.get(seat)
         if worth is None:
             state = self.state
@@ -97,7 +106,7 @@ class Deal:
             self.worths[seat] = worth
         return worth
 
-    def choice(self, seat: int, terms) -> tuple[str, ...]:
+    def choice(self, seat: int, terms: Terms) -> tuple[str, ...]:
         key = (seat, terms)
         choice = self.choices.get(key)
         if choice is None:
@@ -112,26 +121,30 @@ class Deal:
         n = state.players
         while state.phase != TEAMS and state.terms is None:
             seat = state.turn
-            legal = legal_moves(state, seat)
-            values = board_values(self.worth(seat), seat, state.open, legal)
-            state = apply(state, legal[values.index(max(values))])
+            tokens = all_of(PlaceToken, legal_moves(state, seat))
+            values = board_values(self.worth(seat), seat, state.open, tokens)
+            state = apply(state, tokens[values.index(max(values))])
         terms = state.terms
+        assert terms is not None  # the board is done
         if state.phase != TEAMS:  # 2 players: each alone, as the engine set them
+            assert state.teams is not None
             return self.play(terms, state.teams, state.bonus)
         first = terms.first
         estimates = estimate_tricks(state.hands[first], first, n, terms, state.tokens)
-        legal = legal_moves(state, first)
-        values = teams_values(estimates, first, terms.points, self.totals, legal)
-        return self.finish_teams(legal[values.index(max(values))], terms)
+        teams = all_of(ChooseTeams, legal_moves(state, first))
+        values = teams_values(estimates, first, terms.points, self.totals, teams)
+        return self.finish_teams(teams[values.index(max(values))], terms)
 
-    def finish_teams(self, choice: ChooseTeams, terms=None) -> list[int]:
+    def finish_teams(self, choice: ChooseTeams, terms: Terms | None = None) -> list[int]:
         """The round's scores with these teams (the deal's board is done), everything after
         played as Medium would play it with this deal's hands."""
         n = self.state.players
         teams = (choice.team, tuple(s for s in range(n) if s not in choice.team))
-        return self.play(terms or self.state.terms, teams, choice.bonus)
+        terms = terms or self.state.terms
+        assert terms is not None
+        return self.play(terms, teams, choice.bonus)
 
-    def play(self, terms, teams, bonus) -> list[int]:
+    def play(self, terms: Terms, teams: Teams, bonus: int | None) -> list[int]:
         """The discards or passes and the tricks, as Medium would choose and play them."""
         state = self.state
         choices = [self.choice(s, terms) for s in range(state.players)]

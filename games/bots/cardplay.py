@@ -18,12 +18,48 @@ spending the card; with negative points the sum is turned around, so the seat du
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from games.engine import play_order
 from games.engine.cards import VALUE
 from games.engine.tricks import ONES, TRUMP, loot, strengths, winning_index
 
 
-def chance_holds(t, cards: list[str], at: int | None = None) -> float:
+class Table(Protocol):
+    """The table as above (``Knowledge`` is one). The terms, the teams and the powers are None
+    before the board is done; card play comes after."""
+
+    seat: int
+    players: int
+    trick: list[str]
+    leader: int
+    team_of: tuple[int, ...] | None
+    points: int | None
+    trump: str | None
+    super: str | None
+    suit_of: dict[str, str]
+    power: dict[str, int] | None
+    voids: list[set[str]]
+
+    def count_from(self, suit: str, power: int) -> int: ...
+
+    def count_suit(self, suit: str) -> int: ...
+
+
+class Spender(Protocol):
+    """What ``spend`` reads of a table (the playouts' terms are one)."""
+
+    @property
+    def points(self) -> int | None: ...
+
+    @property
+    def suit_of(self) -> dict[str, str]: ...
+
+    @property
+    def power(self) -> dict[str, int] | None: ...
+
+
+def chance_holds(t: Table, cards: list[str], at: int | None = None) -> float:
     """A rough chance that the winner of ``cards`` (the trick once ``t.seat`` has played)
     keeps it: that no later seat of the other team beats its card.
 
@@ -35,6 +71,8 @@ def chance_holds(t, cards: list[str], at: int | None = None) -> float:
     later = n - len(cards)
     if not later:
         return 1.0
+    assert t.trump is not None and t.super is not None and t.power is not None
+    assert t.team_of is not None
     if at is None:
         at = winning_index(cards, t.trump, t.super)
     winner = play_order(t.leader, n)[at]
@@ -67,16 +105,19 @@ def chance_holds(t, cards: list[str], at: int | None = None) -> float:
     return chance
 
 
-def spend(t, card: str) -> float:
+def spend(t: Spender, card: str) -> float:
     """What playing ``card`` now costs in what it could do later (negative: a relief)."""
+    assert t.points is not None and t.power is not None
     side_one = VALUE[card] == 1 and t.suit_of[card] != TRUMP
     if t.points > 0:
         return -0.25 if side_one else 0.015 * t.power[card]
     return 0.2 if side_one else -0.015 * t.power[card]
 
 
-def card_values(t, cards: list[str]) -> list[float]:
+def card_values(t: Table, cards: list[str]) -> list[float]:
     """Expected worth of each playable card for this seat's team, in tricks."""
+    assert t.team_of is not None and t.points is not None
+    assert t.trump is not None and t.super is not None
     seat = t.seat
     n = t.players
     team_of = t.team_of
@@ -110,11 +151,12 @@ def card_values(t, cards: list[str]) -> list[float]:
     return values
 
 
-def choose_card(t, cards: list[str]) -> str:
+def choose_card(t: Table, cards: list[str]) -> str:
     """The card with the best expected worth; ties go to the lowest card."""
     if len(cards) == 1:
         return cards[0]
     values = card_values(t, cards)
     top = max(values)
     best = [c for c, v in zip(cards, values, strict=True) if v >= top - 1e-9]
+    assert t.power is not None
     return min(best, key=t.power.__getitem__)

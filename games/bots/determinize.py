@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable, Sequence
 from itertools import combinations
 
 from games.engine import (
@@ -32,20 +33,30 @@ from games.engine import (
     Terms,
     Token,
     Trick,
+    View,
     cards_discarded,
     discardable,
 )
 from games.engine.cards import VALUE, sort_cards
+from games.engine.view import RoundView
 
 from .knowledge import APPLIED, Knowledge
 
 RETRIES = 8
 
+Cards = tuple[str, ...]
+# The other hands and discards by seat, and the cards out of play.
+Unseen = tuple[dict[int, Cards], dict[int, Cards], Cards]
+Takers = dict[str, list[int]]  # per card, the places that may take it
+Dealt = list[tuple[int, str]]  # (place, card)
+
 
 class Place:
     """Somewhere the unseen cards may be: a hand, a discard, or the cards out of play."""
 
-    def __init__(self, room: int, refuses=frozenset(), no_ones: bool = False) -> None:
+    def __init__(
+        self, room: int, refuses: frozenset[str] = frozenset(), no_ones: bool = False
+    ) -> None:
         self.room = room
         self.refuses = refuses  # suits it may not take (a hand's known voids)
         self.no_ones = no_ones  # an except_1 discard
@@ -69,7 +80,7 @@ def places(k: Knowledge) -> tuple[dict[int, Place], dict[int, Place], Place | No
     return hands, discards, out
 
 
-def deal_unseen(k: Knowledge, rng: random.Random):
+def deal_unseen(k: Knowledge, rng: random.Random) -> Unseen:
     """Hands for the other seats (pinned cards included), their discards, the cards out of play."""
     return Dealer(k).deal_unseen(rng)
 
@@ -97,7 +108,7 @@ class Dealer:
         self.out = out is not None
         self.pinned = [list(k.pinned[s].elements()) for s in hands]
 
-    def deal_unseen(self, rng: random.Random):
+    def deal_unseen(self, rng: random.Random) -> Unseen:
         """As ``deal_unseen``, drawn with ``rng``."""
         cards, takers, rooms = self.cards, self.takers, self.rooms
         dealt = None
@@ -114,6 +125,7 @@ class Dealer:
                     for c in takers
                 }
                 dealt = _careful_deal(cards, takers, rooms, rng)
+        assert dealt is not None  # without the except_1 rule, some deal fits
         spots: list[list[str]] = [[] for _ in rooms]
         for i, card in dealt:
             spots[i].append(card)
@@ -138,13 +150,19 @@ def _pick(options: list[int], room: list[int], rng: random.Random) -> int:
     return options[-1]
 
 
-def _quick_deal(cards, takers, rooms, rng, choices):
+def _quick_deal(
+    cards: list[str],
+    takers: Takers,
+    rooms: list[int],
+    rng: random.Random,
+    choices: Callable[[str], int],
+) -> Dealt | None:
     """``choices``: a card's number of takers."""
     order = list(cards)
     rng.shuffle(order)
     order.sort(key=choices)  # most constrained first (stable: random ties)
     room = list(rooms)
-    dealt = []
+    dealt: Dealt = []
     for c in order:
         options = [i for i in takers[c] if room[i]]
         if not options:
@@ -155,18 +173,20 @@ def _quick_deal(cards, takers, rooms, rng, choices):
     return dealt
 
 
-def _fits(need: Counter, room: list[int]) -> bool:
+def _fits(need: Counter[frozenset[int]], room: list[int]) -> bool:
     """Hall's condition: every set of kinds of cards has room enough among its takers."""
     kinds = [kind for kind, count in need.items() if count]
     for size in range(1, len(kinds) + 1):
         for group in combinations(kinds, size):
-            spots = set().union(*group)
+            spots: set[int] = set().union(*group)
             if sum(need[kind] for kind in group) > sum(room[i] for i in spots):
                 return False
     return True
 
 
-def _careful_deal(cards, takers, rooms, rng):
+def _careful_deal(
+    cards: list[str], takers: Takers, rooms: list[int], rng: random.Random
+) -> Dealt | None:
     kind_of = {c: frozenset(t) for c, t in takers.items()}
     need = Counter(kind_of[c] for c in cards)
     room = list(rooms)
@@ -174,7 +194,7 @@ def _careful_deal(cards, takers, rooms, rng):
         return None
     order = list(cards)
     rng.shuffle(order)
-    dealt = []
+    dealt: Dealt = []
     for c in order:
         kind = kind_of[c]
         options = [i for i in takers[c] if room[i]]
@@ -191,7 +211,7 @@ def _careful_deal(cards, takers, rooms, rng):
 
 
 def determinize(
-    seen: dict,
+    seen: View,
     rng: random.Random,
     knowledge: Knowledge | None = None,
     dealer: Dealer | None = None,
@@ -204,7 +224,7 @@ def determinize(
     n = k.players
     seat = k.seat
     others_hands, discards, out = (dealer or Dealer(k)).deal_unseen(rng)
-    hands = [()] * n
+    hands: list[Cards] = [()] * n
     hands[seat] = tuple(seen["hand"])
     for s, hand in others_hands.items():
         hands[s] = hand
@@ -219,7 +239,7 @@ def determinize(
     state.phase = phase = seen["phase"]
     state.hands = tuple(hands)
     state.out_of_play = out
-    state.tokens = tuple(Token(*t) for t in seen["board"]["tokens"])
+    state.tokens = tuple(Token.from_json(t) for t in seen["board"]["tokens"])
     state.open = {line: tuple(seen["board"]["open"][line]) for line in LINES}
     state.terms = k.terms
     state.teams = k.teams
@@ -239,7 +259,7 @@ def determinize(
     return state
 
 
-def _result(r: dict) -> RoundResult:
+def _result(r: RoundView) -> RoundResult:
     return RoundResult(
         r["dealer"],
         Terms.from_json(r["terms"]),
@@ -251,7 +271,13 @@ def _result(r: dict) -> RoundResult:
     )
 
 
-def _choices(k: Knowledge, seen: dict, hands, discards, rng: random.Random):
+def _choices(
+    k: Knowledge,
+    seen: View,
+    hands: Sequence[Cards],
+    discards: dict[int, Cards],
+    rng: random.Random,
+) -> tuple[Cards | None, ...]:
     """Every seat's discard or pass: this seat's own, the others' guessed."""
     n = k.players
     chosen = seen["chosen"]
@@ -261,12 +287,17 @@ def _choices(k: Knowledge, seen: dict, hands, discards, rng: random.Random):
         if not chosen[s]:
             continue
         if s == k.seat:
-            choices[s] = tuple(seen["choice"])
+            own = seen["choice"]
+            assert own is not None  # chosen: the view shows this seat its own choice
+            choices[s] = tuple(own)
         elif k.phase == DISCARD:  # chosen but not applied: a guess from the guessed hand
+            assert rule is not None
             choices[s] = _guess_choice(rule, hands[s], rng)
         elif rule == PASS_LEFT:
             if (s + 1) % n == k.seat:
-                choices[s] = (seen["received"],)
+                received = seen["received"]
+                assert received is not None  # passes applied: the view shows the card
+                choices[s] = (received,)
             else:  # a card the receiver held when the tricks began
                 taker = (s + 1) % n
                 held = sort_cards([*hands[taker], *k.played_by[taker].elements()])
@@ -276,7 +307,7 @@ def _choices(k: Knowledge, seen: dict, hands, discards, rng: random.Random):
     return tuple(choices)
 
 
-def _guess_choice(rule: str, hand, rng: random.Random) -> tuple[str, ...]:
+def _guess_choice(rule: str, hand: Sequence[str], rng: random.Random) -> tuple[str, ...]:
     cards = discardable(rule, hand)
     if CARDS_CHOSEN[rule] == 2:
         return sort_cards(rng.sample(cards, 2))

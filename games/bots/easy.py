@@ -11,31 +11,40 @@ from __future__ import annotations
 
 import random
 
-from games.engine import ChooseTeams, Move, PassCard, PlaceToken, PlayCard, move_from_json
+from games.engine import (
+    ChooseTeams,
+    Discard,
+    Move,
+    PassCard,
+    PlaceToken,
+    PlayCard,
+    View,
+    move_from_json,
+)
 from games.engine.cards import VALUE
 
-from .knowledge import Knowledge
+from .knowledge import Knowledge, all_of
 
 
 class Easy:
     def __init__(self, seed: int | str = 0) -> None:
         self.random = random.Random(seed)
 
-    def choose(self, seen: dict) -> Move:
+    def choose(self, seen: View) -> Move:
         legal = [move_from_json(m) for m in seen["legal"]]
         if len(legal) == 1:
             return legal[0]
         first = legal[0]
         k = Knowledge(seen)
         if isinstance(first, PlaceToken):
-            return self._token(k, legal)
+            return self._token(k, all_of(PlaceToken, legal))
         if isinstance(first, ChooseTeams):
             return self.random.choice(legal)
         if isinstance(first, PassCard):
-            return min(legal, key=lambda m: VALUE[m.card])
+            return min(all_of(PassCard, legal), key=lambda m: VALUE[m.card])
         if isinstance(first, PlayCard):
-            return PlayCard(k.seat, self._card(k, [m.card for m in legal]))
-        return min(legal, key=lambda m: sum(VALUE[c] for c in m.cards))
+            return PlayCard(k.seat, self._card(k, [m.card for m in all_of(PlayCard, legal)]))
+        return min(all_of(Discard, legal), key=lambda m: sum(VALUE[c] for c in m.cards))
 
     def _token(self, k: Knowledge, legal: list[PlaceToken]) -> PlaceToken:
         trumps = [m for m in legal if m.line == "trump"]
@@ -46,6 +55,7 @@ class Easy:
 
     def _card(self, k: Knowledge, cards: list[str]) -> str:
         power = k.power
+        assert power is not None and k.points is not None  # the board is done
         low = min(cards, key=power.__getitem__)
         if k.points < 0 or not k.trick:
             return low

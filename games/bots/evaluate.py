@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Sequence
 from functools import cache
 
 from games.engine.cards import COLORS, SETUPS, VALUE, deck
@@ -41,7 +42,7 @@ def _seen_fraction(players: int) -> float:
     return setup.hand * (players - 1) / (setup.deck - setup.hand)
 
 
-def card_chances(hand, trump: str, super_: str, players: int) -> dict[str, float]:
+def card_chances(hand: Sequence[str], trump: str, super_: str, players: int) -> dict[str, float]:
     """Each distinct card's rough chance of taking a trick (1s of a side suit: about none)."""
     suit_of = suits(trump, super_)
     power = POWERS[trump, super_]
@@ -82,7 +83,7 @@ def card_chances(hand, trump: str, super_: str, players: int) -> dict[str, float
     return chances
 
 
-def expected_tricks(hand, trump: str, super_: str, players: int) -> float:
+def expected_tricks(hand: Sequence[str], trump: str, super_: str, players: int) -> float:
     """Tricks this hand should take, less the side-suit 1s it may lose as loot.
 
     Calibrated (``OFFSET``) so that hands average the fair share, tricks / players.
@@ -102,7 +103,9 @@ def expected_tricks(hand, trump: str, super_: str, players: int) -> float:
     return total + OFFSET[players]
 
 
-def keep_values(hand, trump: str, super_: str, players: int, points: int) -> dict[str, float]:
+def keep_values(
+    hand: Sequence[str], trump: str, super_: str, players: int, points: int
+) -> dict[str, float]:
     """How much each distinct card is worth keeping, for discards and passes (higher: keep).
 
     With positive points a card is worth its chance to take a trick (trumps a little more, for

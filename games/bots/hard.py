@@ -33,14 +33,17 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from games.engine import (
     ChooseTeams,
     Discard,
+    GameState,
     Move,
     PassCard,
     PlaceToken,
     PlayCard,
+    View,
     hands_after,
     move_from_json,
 )
@@ -50,7 +53,7 @@ from . import board
 from .cardplay import choose_card
 from .determinize import Dealer, determinize
 from .evaluate import keep_values
-from .knowledge import Knowledge
+from .knowledge import Knowledge, M, all_of
 from .medium import decide, guess_choice, hand_worths, team_values, token_values
 from .playout import Round, medium_card, play_out
 
@@ -86,7 +89,7 @@ class Hard:
         self.team_samples = team_samples  # deals for the teams (0: Medium's team heuristic)
         self.deals = 0  # deals searched for the last move (for reports and tests)
 
-    def choose(self, seen: dict) -> Move:
+    def choose(self, seen: View) -> Move:
         legal = [move_from_json(m) for m in seen["legal"]]
         self.deals = 0
         if len(legal) == 1:
@@ -94,32 +97,39 @@ class Hard:
         k = Knowledge(seen)
         first = legal[0]
         if isinstance(first, PlayCard):
-            return PlayCard(k.seat, self.play_card(seen, k, [m.card for m in legal]))
+            cards = [m.card for m in all_of(PlayCard, legal)]
+            return PlayCard(k.seat, self.play_card(seen, k, cards))
         if isinstance(first, Discard | PassCard):
-            return self.discard(seen, k, legal)
+            return self.discard(seen, k, cast(list[Discard | PassCard], legal))
         if isinstance(first, PlaceToken) and self.board_samples:
-            return self.place_token(seen, k, legal)
+            return self.place_token(seen, k, all_of(PlaceToken, legal))
         if isinstance(first, ChooseTeams) and self.team_samples:
-            return self.choose_teams(seen, k, legal)
+            return self.choose_teams(seen, k, all_of(ChooseTeams, legal))
         return decide(k, legal, self.random)
 
     # --- the search ---------------------------------------------------------------------------
 
-    def worths(self, seen: dict, k: Knowledge, evaluate, samples=None) -> list[list[float]]:
+    def worths(
+        self,
+        seen: View,
+        k: Knowledge,
+        evaluate: Callable[[GameState], list[float]],
+        samples: int | None = None,
+    ) -> list[list[float]]:
         """Every deal's worth of every option: ``evaluate(state)`` gives one deal's list."""
         clock = self.clock
         deadline = None if clock is None else clock() + self.seconds
         dealer = Dealer(k)
         samples = samples or self.samples
-        deals = []
+        deals: list[list[float]] = []
         while len(deals) < samples:
             deals.append(evaluate(determinize(seen, self.deal_random, k, dealer)))
-            if deadline is not None and clock() >= deadline:
+            if clock is not None and deadline is not None and clock() >= deadline:
                 break
         self.deals = len(deals)
         return deals
 
-    def play_card(self, seen: dict, k: Knowledge, cards: list[str]) -> str:
+    def play_card(self, seen: View, k: Knowledge, cards: list[str]) -> str:
         seat = k.seat
         medium = choose_card(k, cards)
         classes = equivalent_cards(k, cards)
@@ -128,9 +138,9 @@ class Hard:
         cards = [group[0] for group in classes]
         medium_at = next(i for i, group in enumerate(classes) if medium in group)
 
-        public = None  # what every deal shares: the round so far
+        public: Round | None = None  # what every deal shares: the round so far
 
-        def evaluate(state):
+        def evaluate(state: GameState) -> list[float]:
             nonlocal public
             if public is None:
                 base = public = Round.from_state(state)
@@ -147,21 +157,23 @@ class Hard:
         best = prefer(deals, medium_at)
         return medium if best == medium_at else cards[best]
 
-    def discard(self, seen: dict, k: Knowledge, legal: list[Discard | PassCard]) -> Move:
+    def discard(self, seen: View, k: Knowledge, legal: list[Discard | PassCard]) -> Move:
         terms = k.terms
-        medium = decide(k, legal, self.random)
+        assert terms is not None  # the board is done
+        medium = cast(Discard | PassCard, decide(k, legal, self.random))
         keep = keep_values(k.hand, terms.trump, terms.super, k.players, terms.points)
         options = sorted(legal, key=lambda m: sum(keep[c] for c in _cards(m)))[:DISCARD_OPTIONS]
         if medium not in options:
             options[-1] = medium
         seat = k.seat
 
-        def evaluate(state):
+        def evaluate(state: GameState) -> list[float]:
             choices = [guess_choice(terms, hand, k.players) for hand in state.hands]
             worths = []
             for move in options:
                 choices[seat] = _cards(move)
                 hands = hands_after(terms.discard, state.hands, choices)
+                assert state.teams is not None  # chosen before the discards
                 r = Round.start(hands, terms, state.teams, state.bonus, terms.first)
                 worths.append(edge(play_out(r, self.policy), seat))
             return worths
@@ -169,29 +181,38 @@ class Hard:
         deals = self.worths(seen, k, evaluate)
         return options[prefer(deals, options.index(medium))]
 
-    def place_token(self, seen: dict, k: Knowledge, legal: list[PlaceToken]) -> PlaceToken:
+    def place_token(self, seen: View, k: Knowledge, legal: list[PlaceToken]) -> PlaceToken:
         open_boxes = seen["board"]["open"]
         mine = {k.seat: hand_worths(k.hand, k.players, open_boxes["trump"], open_boxes["super"])}
         options = board.options(token_values(k, legal))
         return self.weighed(seen, k, legal, options, self.board_samples, board.Deal.finish, mine)
 
-    def choose_teams(self, seen: dict, k: Knowledge, legal: list[ChooseTeams]) -> ChooseTeams:
+    def choose_teams(self, seen: View, k: Knowledge, legal: list[ChooseTeams]) -> ChooseTeams:
         options = board.options(team_values(k, legal), TEAM_OPTIONS)
         return self.weighed(seen, k, legal, options, self.team_samples, board.Deal.finish_teams)
 
-    def weighed(self, seen, k, legal, best: list[int], samples: int, finish, worths=None):
+    def weighed(
+        self,
+        seen: View,
+        k: Knowledge,
+        legal: list[M],
+        best: list[int],
+        samples: int,
+        finish: Callable[[board.Deal, M], list[int]],
+        worths: dict[int, board.Worth] | None = None,
+    ) -> M:
         """The move among ``legal[i]`` for ``i`` in ``best`` (and Medium's choice) that does
         best over ``samples`` deals weighed by the others' tokens: ``finish(deal, move)``
         plays a ``board.Deal`` out after the move."""
-        medium = decide(k, legal, self.random)
+        medium = cast(M, decide(k, legal, self.random))  # one of legal
         options = [legal[i] for i in best]
         if medium not in options:
             options[-1] = medium
         seat = k.seat
         belief = board.Belief(seen, self.belief)
-        weights = []
+        weights: list[float] = []
 
-        def evaluate(state):
+        def evaluate(state: GameState) -> list[float]:
             weights.append(belief.log_weight(state.hands))
             deal = board.Deal(state, worths)
             return [edge(finish(deal, move), seat) for move in options]
@@ -247,6 +268,7 @@ def equivalent_cards(k: Knowledge, cards: list[str]) -> list[list[str]]:
     outstanding or in the trick) and neither is a 1 (a 1 can be loot, the others cannot).
     """
     power = k.power
+    assert power is not None  # the board is done
     suit_of = k.suit_of
     others = [c for c in k.outstanding] + k.trick
     groups: list[list[str]] = []

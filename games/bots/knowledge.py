@@ -10,12 +10,16 @@ It is also a table for ``cardplay`` (``count_from``, ``count_suit``).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
+from typing import TypeVar, cast
 
 from games.engine import (
     OVER,
     PASS_LEFT,
     TRICKS,
+    Move,
     Terms,
+    View,
     cards_discarded,
     play_order,
     team_of,
@@ -26,14 +30,24 @@ from games.engine.tricks import POWERS, suits, winning_index
 
 APPLIED = (TRICKS, OVER)  # phases in which the discards and passes have been applied
 
+M = TypeVar("M", bound=Move)
+
+
+def all_of(kind: type[M], legal: Sequence[Move]) -> list[M]:
+    """``legal`` (the same list), typed as what it holds: moves of ``kind`` only, since the
+    moves open to a seat are all of one kind (the phase's). Nothing is checked."""
+    return cast(list[M], legal)
+
 
 class Knowledge:
     """What ``view["seat"]`` knows now. Plain data; build a new one for every view."""
 
-    def __init__(self, seen: dict) -> None:
+    def __init__(self, seen: View) -> None:
         self.seen = seen
         n = self.players = seen["players"]
-        self.seat = seat = seen["seat"]
+        seat = seen["seat"]
+        assert seat is not None, "a seat's view: a spectator's holds no hand to reason from"
+        self.seat = seat
         self.phase = seen["phase"]
         self.hand: list[str] = list(seen["hand"])
         self.hand_sizes: list[int] = list(seen["hand_sizes"])
@@ -42,7 +56,9 @@ class Knowledge:
         if terms is None:
             self.suit_of: dict[str, str] = COLOR
             self.power: dict[str, int] | None = None
-            self.trump = self.super = self.points = None
+            self.trump: str | None = None
+            self.super: str | None = None
+            self.points: int | None = None
         else:
             self.suit_of = suits(terms.trump, terms.super)
             self.power = POWERS[terms.trump, terms.super]
@@ -55,7 +71,7 @@ class Knowledge:
         self.leader: int = seen["trick"]["leader"]
 
         # Cards played this round, by seat, and the suits each seat has shown it is out of.
-        self.played_by = [Counter() for _ in range(n)]
+        self.played_by: list[Counter[str]] = [Counter() for _ in range(n)]
         self.voids: list[set[str]] = [set() for _ in range(n)]
         for trick in (*seen["tricks"], seen["trick"]):
             cards = trick["cards"]
@@ -66,7 +82,7 @@ class Knowledge:
                 self.played_by[s][c] += 1
                 if self.suit_of[c] != led:
                     self.voids[s].add(led)
-        self.played: Counter = Counter()
+        self.played: Counter[str] = Counter()
         for by_seat in self.played_by:
             self.played.update(by_seat)
 
@@ -75,8 +91,8 @@ class Knowledge:
         choice = seen["choice"] or []
         applied = self.phase in APPLIED
         out_of_play = applied and rule is not None and cards_discarded(rule)
-        self.discarded = Counter(choice) if out_of_play else {}
-        self.pinned: list[Counter] = [Counter() for _ in range(n)]
+        self.discarded: Counter[str] | dict[str, int] = Counter(choice) if out_of_play else {}
+        self.pinned: list[Counter[str]] = [Counter() for _ in range(n)]
         if applied and rule == PASS_LEFT and choice:
             left = (seat + 1) % n
             given = choice[0]
@@ -97,9 +113,10 @@ class Knowledge:
             self.outstanding.update(known)
         # The outstanding cards by suit, strongest first: (power, count).
         self._by_suit: dict[str, list[tuple[int, int]]] = {}
-        if self.power is not None:
-            for c, count in sorted(self.outstanding.items(), key=lambda x: -self.power[x[0]]):
-                self._by_suit.setdefault(self.suit_of[c], []).append((self.power[c], count))
+        power = self.power
+        if power is not None:
+            for c, count in sorted(self.outstanding.items(), key=lambda x: -power[x[0]]):
+                self._by_suit.setdefault(self.suit_of[c], []).append((power[c], count))
 
     # --- the table, as ``cardplay`` reads it -------------------------------------------------
 
@@ -121,9 +138,11 @@ class Knowledge:
 
     def winner_of(self, cards: list[str]) -> int:
         """The seat whose card takes ``cards`` (the trick once this seat has played)."""
+        assert self.trump is not None and self.super is not None  # the board is done
         return trick_winner(self.leader, cards, self.players, self.trump, self.super)
 
     def takes_lead(self, card: str) -> bool:
         """Whether ``card``, played now by this seat, would hold the trick so far."""
         cards = [*self.trick, card]
+        assert self.trump is not None and self.super is not None
         return winning_index(cards, self.trump, self.super) == len(cards) - 1

@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from statistics import fmean
 
 from games.engine import (
@@ -24,11 +24,14 @@ from games.engine import (
     CARDS_CHOSEN,
     SETUPS,
     ChooseTeams,
+    Discard,
     Move,
     PassCard,
     PlaceToken,
     PlayCard,
     Terms,
+    Token,
+    View,
     cards_discarded,
     discardable,
     move_from_json,
@@ -36,7 +39,7 @@ from games.engine import (
 
 from .cardplay import choose_card
 from .evaluate import expected_tricks, keep_values
-from .knowledge import Knowledge
+from .knowledge import Knowledge, all_of
 
 FIRST_WORTH = 0.6  # being the first player (choosing the team, leading), in tricks
 
@@ -47,29 +50,31 @@ class Medium:
     def __init__(self, seed: int | str = 0) -> None:
         self.random = random.Random(seed)
 
-    def choose(self, seen: dict) -> Move:
+    def choose(self, seen: View) -> Move:
         legal = [move_from_json(m) for m in seen["legal"]]
         if len(legal) == 1:
             return legal[0]
         return decide(Knowledge(seen), legal, self.random)
 
 
-def decide(k: Knowledge, legal: list[Move], rng: random.Random) -> Move:
+def decide(k: Knowledge, legal: Sequence[Move], rng: random.Random) -> Move:
     """The Medium choice among ``legal`` (the moves of one kind open to ``k.seat``)."""
     first = legal[0]
     if isinstance(first, PlayCard):
-        return PlayCard(k.seat, choose_card(k, [m.card for m in legal]))
+        return PlayCard(k.seat, choose_card(k, [m.card for m in all_of(PlayCard, legal)]))
     if isinstance(first, PlaceToken):
-        return _best(rng, legal, token_values(k, legal))
+        return _best(rng, legal, token_values(k, all_of(PlaceToken, legal)))
     if isinstance(first, ChooseTeams):
-        return _best(rng, legal, team_values(k, legal))
-    values = keep_values(k.hand, k.terms.trump, k.terms.super, k.players, k.terms.points)
+        return _best(rng, legal, team_values(k, all_of(ChooseTeams, legal)))
+    terms = k.terms
+    assert terms is not None  # the board is done
+    values = keep_values(k.hand, terms.trump, terms.super, k.players, terms.points)
     if isinstance(first, PassCard):
-        return _best(rng, legal, [-values[m.card] for m in legal])
-    return _best(rng, legal, [-sum(values[c] for c in m.cards) for m in legal])
+        return _best(rng, legal, [-values[m.card] for m in all_of(PassCard, legal)])
+    return _best(rng, legal, [-sum(values[c] for c in m.cards) for m in all_of(Discard, legal)])
 
 
-def _best(rng: random.Random, moves: list[Move], values: list[float]) -> Move:
+def _best(rng: random.Random, moves: Sequence[Move], values: Sequence[float]) -> Move:
     top = max(values)
     return rng.choice([m for m, v in zip(moves, values, strict=True) if v >= top - 1e-9])
 
@@ -83,14 +88,22 @@ def token_values(k: Knowledge, legal: list[PlaceToken]) -> list[float]:
 
 
 def hand_worths(
-    hand, players: int, trumps=BOXES["trump"], supers=BOXES["super"]
+    hand: Sequence[str],
+    players: int,
+    trumps: Sequence[str] = BOXES["trump"],
+    supers: Sequence[str] = BOXES["super"],
 ) -> dict[tuple[str, str], float]:
     """The hand's expected tricks beyond the fair share under each trump and supertrump."""
     fair = SETUPS[players].hand / players
     return {(t, s): expected_tricks(hand, t, s, players) - fair for t in trumps for s in supers}
 
 
-def board_values(worth, seat: int, open_boxes, legal: list[PlaceToken]) -> list[float]:
+def board_values(
+    worth: Mapping[tuple[str, str], float],
+    seat: int,
+    open_boxes: Mapping[str, Sequence[str]],
+    legal: Sequence[PlaceToken],
+) -> list[float]:
     """How good the board looks for ``seat`` (whose hand has these ``worth``s) after each
     token: the hand's worth averaged over the trumps and supertrumps left open, times the
     points left open on average, plus the worth of being the first player. A token changes
@@ -136,10 +149,14 @@ def guess_choice(terms: Terms, hand: Sequence[str], players: int) -> tuple[str, 
 
 def trick_estimates(k: Knowledge) -> list[float]:
     """Tricks each seat should take this round, as this seat guesses them."""
-    return estimate_tricks(k.hand, k.seat, k.players, k.terms, k.seen["board"]["tokens"])
+    assert k.terms is not None
+    tokens = [Token.from_json(t) for t in k.seen["board"]["tokens"]]
+    return estimate_tricks(k.hand, k.seat, k.players, k.terms, tokens)
 
 
-def estimate_tricks(hand, seat: int, n: int, terms, tokens) -> list[float]:
+def estimate_tricks(
+    hand: Sequence[str], seat: int, n: int, terms: Terms, tokens: Iterable[Token]
+) -> list[float]:
     """Tricks each seat should take, as ``seat`` (holding ``hand``) guesses them from its hand
     and the board's ``tokens`` (``(seat, line, box)``)."""
     tricks = SETUPS[n].hand - cards_discarded(terms.discard)
@@ -161,10 +178,17 @@ def estimate_tricks(hand, seat: int, n: int, terms, tokens) -> list[float]:
 
 def team_values(k: Knowledge, legal: list[ChooseTeams]) -> list[float]:
     """This seat's expected round score against the others' for each choice of teams."""
+    assert k.terms is not None
     return teams_values(trick_estimates(k), k.seat, k.terms.points, k.seen["totals"], legal)
 
 
-def teams_values(estimates, me: int, points: int, totals, legal: list[ChooseTeams]) -> list[float]:
+def teams_values(
+    estimates: Sequence[float],
+    me: int,
+    points: int,
+    totals: Sequence[int],
+    legal: Sequence[ChooseTeams],
+) -> list[float]:
     """``team_values`` from each seat's estimated tricks and the game's totals so far."""
     total = sum(estimates)
     n = len(estimates)

@@ -22,14 +22,19 @@ table read from the engine's state, card by card.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 
-from games.engine import TRICKS, GameState, play_order, team_of
+from games.engine import TRICKS, GameState, Terms, play_order, team_of
 from games.engine.cards import ALL_CARDS, COLORS, VALUE, deck
 from games.engine.scoring import round_scores
 from games.engine.tricks import POWERS, SUITS, TRUMP
 
 from .cardplay import spend
+
+Teams = tuple[tuple[int, ...], tuple[int, ...]]
+# By seat to play and cards already in the trick (``_later``).
+Later = list[list[tuple[bool, tuple[tuple[int, ...], ...]]]]
 
 CARD = {c: i for i, c in enumerate(ALL_CARDS)}
 SUIT_NAMES = (*COLORS, TRUMP)
@@ -46,13 +51,22 @@ class _Table:
     """The terms' view of every card (by number), for one player count and terms."""
 
     __slots__ = ("suit", "power", "strength", "one", "spend", "above", "suit_bits", "deck", "all")
+    suit: list[int]
+    power: list[int]
+    strength: list[list[int]]
+    one: list[int]
+    spend: list[float]
+    above: list[int]
+    suit_bits: list[int]
+    deck: Counter[int]
+    all: int
 
     def __init__(self, players: int, trump: str, super_: str, points: int) -> None:
         suit_of = SUITS[trump, super_]
-        power = POWERS[trump, super_]
+        powers = POWERS[trump, super_]
         cards = range(len(ALL_CARDS))
         suit = self.suit = [SUIT_NAMES.index(suit_of[c]) for c in ALL_CARDS]
-        power = self.power = [power[c] for c in ALL_CARDS]
+        power = self.power = [powers[c] for c in ALL_CARDS]
         # By led suit: a card's power if it can take the trick (a trump or of the suit led),
         # else -1, as ``tricks.STRENGTHS``.
         self.strength = [
@@ -75,7 +89,7 @@ class _Table:
             self.all |= ((1 << k) - 1) << SLOT[c]
 
 
-def _bits(cards) -> int:
+def _bits(cards: Iterable[int]) -> int:
     bits = 0
     for c in cards:
         bits |= BITS[c]
@@ -84,8 +98,11 @@ def _bits(cards) -> int:
 
 class _Terms:
     __slots__ = ("points", "suit_of", "power")
+    points: int
+    suit_of: dict[str, str]
+    power: dict[str, int]
 
-    def __init__(self, points, suit_of, power) -> None:
+    def __init__(self, points: int, suit_of: dict[str, str], power: dict[str, int]) -> None:
         self.points, self.suit_of, self.power = points, suit_of, power
 
 
@@ -95,7 +112,7 @@ def _table(players: int, trump: str, super_: str, points: int) -> _Table:
 
 
 @cache
-def _later(team_of: tuple[int, ...]) -> list[list[tuple[bool, tuple[tuple[int, ...], ...]]]]:
+def _later(team_of: tuple[int, ...]) -> Later:
     """By seat to play and cards already in the trick: whether a later seat is its mate, and
     by team, the later seats of the other team (who may take a trick the team holds)."""
     n = len(team_of)
@@ -137,17 +154,37 @@ class Round:
         "ones",  # per team, the 1s it played to the trick in play
         "voids",  # per seat, the suits it has shown it no longer holds (bits by suit number)
     )
+    players: int
+    turn: int
+    leader: int
+    tricks_won: list[int]
+    loot_won: list[int]
+    team_of: tuple[int, ...]
+    teams: Teams
+    bonus: int | None
+    trump: str
+    super: str
+    points: int
+    table: _Table
+    later: Later
+    _hands: list[list[int]]
+    held: list[int]
+    unplayed: int
+    _trick: list[int]
+    win_at: int
+    win_strength: int
+    ones: list[int]
+    voids: list[int]
 
     @classmethod
     def from_state(cls, state: GameState) -> Round:
         """The trick phase of ``state`` (a state in the trick phase)."""
         if state.phase != TRICKS:
             raise ValueError("a Round is the trick phase of a round")
-        tricks = [
-            (leader, [CARD[c] for c in cards])
-            for leader, cards, *_ in (*state.tricks, (state.leader, state.trick))
-        ]
+        tricks = [(t.leader, [CARD[c] for c in t.cards]) for t in state.tricks]
+        tricks.append((state.leader, [CARD[c] for c in state.trick]))
         played = Counter(c for _, cards in tricks for c in cards)
+        assert state.terms is not None and state.teams is not None  # set before the tricks
         r = cls._new(state.hands, state.terms, state.teams, state.bonus, state.leader, played)
         r.tricks_won = list(state.tricks_won)
         r.loot_won = list(state.loot_won)
@@ -163,12 +200,27 @@ class Round:
         return r
 
     @classmethod
-    def start(cls, hands, terms, teams, bonus: int | None, leader: int) -> Round:
+    def start(
+        cls,
+        hands: Sequence[Sequence[str]],
+        terms: Terms,
+        teams: Teams,
+        bonus: int | None,
+        leader: int,
+    ) -> Round:
         """The first trick about to be led, with these hands (after discards and passes)."""
         return cls._new(hands, terms, teams, bonus, leader, Counter())
 
     @classmethod
-    def _new(cls, hands, terms, teams, bonus, leader: int, played: Counter) -> Round:
+    def _new(
+        cls,
+        hands: Sequence[Sequence[str]],
+        terms: Terms,
+        teams: Teams,
+        bonus: int | None,
+        leader: int,
+        played: Counter[int],
+    ) -> Round:
         r = object.__new__(cls)
         n = r.players = len(hands)
         table = r.table = _table(n, terms.trump, terms.super, terms.points)
@@ -193,7 +245,7 @@ class Round:
         r.voids = [0] * n
         return r
 
-    def _deal(self, hands) -> None:
+    def _deal(self, hands: Sequence[Sequence[str]]) -> None:
         """Gives the seats these hands. Each hand takes the lowest free bits of its cards, so
         that the cards not yet played are the lowest bits of each card whatever the deal (and
         the copies in no hand, discarded or unused, the next ones)."""
@@ -209,7 +261,7 @@ class Round:
                 bits |= bit
             self.held.append(bits)
 
-    def with_hands(self, hands) -> Round:
+    def with_hands(self, hands: Sequence[Sequence[str]]) -> Round:
         """A copy of this round with other hands holding the cards not yet played: another deal
         of the same round, as far as it has gone."""
         r = self.copy()
@@ -357,7 +409,8 @@ def _values(r: Round, cards: list[int]) -> list[float]:
         led = suit[trick[0]]
         strength = table.strength[led]
         best = r.win_strength
-        kept = None  # the chance for a card that does not take the trick: the holder's
+        # The chance for a card that does not take the trick: the holder's.
+        kept: float | None = None
     for c in cards:
         if trick and strength[c] < best:
             if kept is None:
@@ -375,7 +428,15 @@ def _values(r: Round, cards: list[int]) -> list[float]:
     return values
 
 
-def _holds(table: _Table, unseen: int, led: int, card: int, seats, voids, later: int) -> float:
+def _holds(
+    table: _Table,
+    unseen: int,
+    led: int,
+    card: int,
+    seats: tuple[int, ...],
+    voids: list[int],
+    later: int,
+) -> float:
     """``cardplay.chance_holds``: the chance that ``card``, holding the trick led in ``led``,
     keeps it, with ``unseen`` the cards out as the seat to play counts them and ``seats`` the
     later seats of the other team."""
@@ -437,7 +498,7 @@ def medium_card(r: Round) -> str:
     return ALL_CARDS[_medium(r)]
 
 
-def play_out(r: Round, policy=None) -> list[int]:
+def play_out(r: Round, policy: Callable[[Round], str] | None = None) -> list[int]:
     """Play the round to its end with ``policy`` (``medium_card`` by default); its scores."""
     if policy is None or policy is medium_card:
         # ``_medium`` inlined: the search spends most of its time in this loop.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from games.engine import Move, move_from_json
+from games.engine import Move, View, move_from_json
 
 
 class RandomBot:
@@ -13,6 +13,6 @@ class RandomBot:
     def __init__(self, seed: int | str = 0) -> None:
         self.random = random.Random(seed)
 
-    def choose(self, seen: dict) -> Move:
+    def choose(self, seen: View) -> Move:
         """A move for the seat whose ``view`` this is; that seat must be among ``to_act``."""
         return move_from_json(self.random.choice(seen["legal"]))

@@ -7,7 +7,7 @@ The public API, all importable from ``games.engine``::
     legal_moves(state, seat)       # every move that seat may make now
     state = apply(state, move)     # a new state; IllegalMove (state unchanged) if refused
     outcome = play(state, move)    # the same, with the token, trick or round the move decided
-    view(state, seat)              # a JSON dict of exactly what that seat may see
+    view(state, seat)              # a JSON dict of exactly what that seat may see (a View)
     state_to_json(state) / state_from_json(data)   # storage form, secrets included
     move_to_json(move) / move_from_json(data)      # {"seat": 0, "play": "Y7"} and friends
     replay(players, seed, target, moves)           # seed + move log rebuild the game
@@ -32,6 +32,7 @@ from .board import (
     LINES,
     PASS_LEFT,
     Terms,
+    TermsJson,
     Token,
     cards_discarded,
     discardable,
@@ -43,6 +44,7 @@ from .moves import (
     ChooseTeams,
     Discard,
     Move,
+    MoveJson,
     PassCard,
     PlaceToken,
     PlayCard,
@@ -71,7 +73,7 @@ from .state import (
     with_deal,
 )
 from .tricks import is_loot, legal_cards, play_order, team_of, trick_winner
-from .view import view
+from .view import View, view
 
 __all__ = [
     "BOARD",
@@ -92,14 +94,17 @@ __all__ = [
     "GameState",
     "IllegalMove",
     "Move",
+    "MoveJson",
     "Outcome",
     "PassCard",
     "PlaceToken",
     "PlayCard",
     "RoundResult",
     "Terms",
+    "TermsJson",
     "Token",
     "Trick",
+    "View",
     "apply",
     "cards_discarded",
     "discardable",

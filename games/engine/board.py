@@ -6,7 +6,7 @@ Box ids are strings, as in the rules notation: ``["first", "2"]``, ``["points", 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, TypedDict
 
 from .cards import COLORS, VALUE
 
@@ -39,7 +39,9 @@ def discardable(rule: str, cards: Sequence[str]) -> list[str]:
     return list(cards)
 
 
-def hands_after(rule: str, hands: Sequence[Sequence[str]], choices) -> list[list[str]]:
+def hands_after(
+    rule: str, hands: Sequence[Sequence[str]], choices: Sequence[Sequence[str]]
+) -> list[list[str]]:
     """The hands once every seat's choice under line 2's ``rule`` is made: the chosen cards
     leave them, and under ``pass_left`` each arrives, last, in the hand on the chooser's left
     (unsorted: the bots' playouts keep this order)."""
@@ -61,6 +63,20 @@ class Token(NamedTuple):
     line: str
     box: str
 
+    @classmethod
+    def from_json(cls, data: Sequence[int | str]) -> Token:
+        """The token of its JSON form ``[seat, line, box]`` (a view's, a stored state's)."""
+        seat, line, box = data
+        return cls(int(seat), str(line), str(box))
+
+
+class TermsJson(TypedDict):
+    first: int
+    discard: str
+    trump: str
+    super: str
+    points: int
+
 
 class Terms(NamedTuple):
     """What the board decided for the round: the one open box of each line."""
@@ -71,11 +87,17 @@ class Terms(NamedTuple):
     super: str  # a color, or "none"
     points: int
 
-    def to_json(self) -> dict:
-        return self._asdict()
+    def to_json(self) -> TermsJson:
+        return {
+            "first": self.first,
+            "discard": self.discard,
+            "trump": self.trump,
+            "super": self.super,
+            "points": self.points,
+        }
 
     @classmethod
-    def from_json(cls, data: dict) -> Terms:
+    def from_json(cls, data: TermsJson) -> Terms:
         return cls(
             int(data["first"]),
             data["discard"],

@@ -6,6 +6,7 @@ A card is its notation, a short string: color letter and value (``"B1"``, ``"Y13
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 COLORS = ("B", "R", "Y", "G")
@@ -66,7 +67,7 @@ def deck(players: int) -> tuple[str, ...]:
     return DECKS[players]
 
 
-def sort_cards(cards) -> tuple[str, ...]:
+def sort_cards(cards: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(cards, key=SORT_KEY.__getitem__))
 
 

@@ -6,7 +6,7 @@ unequal even when their other fields match (a pass of ``B1`` is not a play of ``
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, TypedDict, final
 
 from .board import BOXES, LINES
 from .cards import is_card
@@ -49,16 +49,60 @@ Move = PlaceToken | ChooseTeams | Discard | PassCard | PlayCard
 KINDS = ("token", "teams", "discard", "pass", "play")
 
 
-def move_to_json(move: Move) -> dict:
+# The JSON form of each kind of move: the seat, and one key named by the kind. Final, so that
+# a key tells the kinds apart to mypy too (``if "play" in move``).
+@final
+class TokenJson(TypedDict):
+    seat: int
+    token: list[str]  # [line, box]
+
+
+class TeamsChoiceJson(TypedDict):
+    team: list[int]
+    bonus: int | None
+
+
+@final
+class TeamsJson(TypedDict):
+    seat: int
+    teams: TeamsChoiceJson
+
+
+@final
+class DiscardJson(TypedDict):
+    seat: int
+    discard: list[str]
+
+
+# "pass" is a Python keyword: the keys are given by name.
+_PassKeys = TypedDict("_PassKeys", {"seat": int, "pass": str})
+
+
+@final
+class PassJson(_PassKeys):
+    pass
+
+
+@final
+class PlayJson(TypedDict):
+    seat: int
+    play: str
+
+
+MoveJson = TokenJson | TeamsJson | DiscardJson | PassJson | PlayJson
+
+
+def move_to_json(move: Move) -> MoveJson:
+    seat = move.seat
     if isinstance(move, PlaceToken):
-        arg: object = [move.line, move.box]
-    elif isinstance(move, ChooseTeams):
-        arg = {"team": list(move.team), "bonus": move.bonus}
-    elif isinstance(move, Discard):
-        arg = list(move.cards)
-    else:
-        arg = move.card
-    return {"seat": move.seat, move.kind: arg}
+        return {"seat": seat, "token": [move.line, move.box]}
+    if isinstance(move, ChooseTeams):
+        return {"seat": seat, "teams": {"team": list(move.team), "bonus": move.bonus}}
+    if isinstance(move, Discard):
+        return {"seat": seat, "discard": list(move.cards)}
+    if isinstance(move, PassCard):
+        return {"seat": seat, "pass": move.card}
+    return {"seat": seat, "play": move.card}
 
 
 def _malformed() -> IllegalMove:

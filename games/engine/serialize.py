@@ -5,21 +5,27 @@
 
 from __future__ import annotations
 
-from .board import LINES, Terms, Token
+from typing import Any
+
+from .board import LINES, Terms, TermsJson, Token
 from .state import GameState, RoundResult, Trick
 
 FORMAT = 1
 
 
-def _terms(terms: Terms | None) -> dict | None:
+def _terms(terms: Terms | None) -> TermsJson | None:
     return None if terms is None else terms.to_json()
 
 
-def _teams(teams) -> list | None:
+def _teams(teams: tuple[tuple[int, ...], ...] | None) -> list[list[int]] | None:
     return None if teams is None else [list(t) for t in teams]
 
 
-def state_to_json(state: GameState) -> dict:
+# Read from storage and checked by nobody but its own format number: typed as what it is, JSON.
+StateJson = dict[str, Any]
+
+
+def state_to_json(state: GameState) -> StateJson:
     return {
         "format": FORMAT,
         "players": state.players,
@@ -60,15 +66,15 @@ def state_to_json(state: GameState) -> dict:
     }
 
 
-def _terms_from(data: dict | None) -> Terms | None:
+def _terms_from(data: TermsJson | None) -> Terms | None:
     return None if data is None else Terms.from_json(data)
 
 
-def _teams_from(data: list | None):
+def _teams_from(data: list[list[int]] | None) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     return None if data is None else (tuple(data[0]), tuple(data[1]))
 
 
-def state_from_json(data: dict) -> GameState:
+def state_from_json(data: StateJson) -> GameState:
     if data.get("format") != FORMAT:
         raise ValueError(f"unknown state format {data.get('format')!r}")
     state = object.__new__(GameState)
@@ -79,8 +85,8 @@ def state_from_json(data: dict) -> GameState:
     state.results = tuple(
         RoundResult(
             r["dealer"],
-            _terms_from(r["terms"]),
-            _teams_from(r["teams"]),
+            Terms.from_json(r["terms"]),
+            (tuple(r["teams"][0]), tuple(r["teams"][1])),
             r["bonus"],
             tuple(r["tricks"]),
             tuple(r["loot"]),

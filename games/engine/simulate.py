@@ -42,7 +42,9 @@ class Summary:
     seconds: float = 0.0
     points: int = 0
     ties: int = 0
-    terms: dict[str, Counter] = field(default_factory=lambda: {line: Counter() for line in LINES})
+    terms: dict[str, Counter[str]] = field(
+        default_factory=lambda: {line: Counter() for line in LINES}
+    )
 
     def add(self, state: GameState, moves: int) -> None:
         self.games += 1

@@ -9,10 +9,10 @@ always give the same game.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from itertools import combinations
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 from .board import (
     BOXES,
@@ -29,7 +29,7 @@ from .board import (
 from .cards import PLAYER_COUNTS, SETUPS, VALUE, deck, sort_cards
 from .errors import IllegalMove, gettext_noop
 from .moves import ChooseTeams, Discard, Move, PassCard, PlaceToken, PlayCard
-from .scoring import round_scores, standings
+from .scoring import Standings, round_scores, standings
 from .tricks import ONES, SUITS, legal_cards, loot, play_order, team_of, trick_winner
 
 BOARD = "board"
@@ -156,13 +156,17 @@ def with_deal(state: GameState, dealer: int, hands: Sequence[Iterable[str]]) -> 
     rest = list(cards)
     for c in counted:
         rest.remove(c)  # raises ValueError for a card dealt more often than the deck holds
-    hands = [sort_cards(h) for h in hands]
-    if any(len(h) != SETUPS[state.players].hand for h in hands):
+    sorted_hands = tuple(sort_cards(h) for h in hands)
+    if any(len(h) != SETUPS[state.players].hand for h in sorted_hands):
         raise ValueError("every hand must hold the setup's number of cards")
-    return _deal(state._evolve(), dealer, (tuple(hands), sort_cards(rest)))
+    return _deal(state._evolve(), dealer, (sorted_hands, sort_cards(rest)))
 
 
-def _shuffled_hands(players: int, seed: int, round_number: int):
+# A deal: the hands, and the cards out of play.
+Dealt = tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]
+
+
+def _shuffled_hands(players: int, seed: int, round_number: int) -> Dealt:
     cards = list(deck(players))
     random.Random(f"nyet/{seed}/round/{round_number}").shuffle(cards)
     size = SETUPS[players].hand
@@ -170,7 +174,7 @@ def _shuffled_hands(players: int, seed: int, round_number: int):
     return hands, sort_cards(cards[players * size :])
 
 
-def _deal(state: GameState, dealer: int, dealt) -> GameState:
+def _deal(state: GameState, dealer: int, dealt: Dealt) -> GameState:
     """Start a round on ``state`` (a fresh copy, changed in place here)."""
     n = state.players
     state.dealer = dealer
@@ -218,6 +222,7 @@ def legal_moves(state: GameState, seat: int) -> list[Move]:
         if seat != state.turn:
             return []
         terms = state.terms
+        assert terms is not None  # set when the board is done
         plays = _PLAY_MOVES[seat]
         return [
             plays[c] for c in legal_cards(state.hands[seat], state.trick, terms.trump, terms.super)
@@ -230,6 +235,7 @@ def legal_moves(state: GameState, seat: int) -> list[Move]:
     if phase == DISCARD:
         if not 0 <= seat < state.players or state.choices[seat] is not None:
             return []
+        assert state.terms is not None
         return _discard_choices(state.terms.discard, seat, state.hands[seat])
     if phase == TEAMS:
         if seat != state.turn:
@@ -277,8 +283,7 @@ def apply(state: GameState, move: Move) -> GameState:
     """The state after ``move``. Raises ``IllegalMove`` (and changes nothing) if it is refused,
     also when ``move`` is not a well-formed move (any other object, a bool for a seat, a list for
     a card...): callers may pass anything."""
-    kind = type(move)
-    if kind is PlayCard and state.phase == TRICKS:  # most moves: checked in _play_card
+    if type(move) is PlayCard and state.phase == TRICKS:  # most moves: checked in _play_card
         return _play_card(state, move)
     _check_form(move)
     if state.phase == OVER:
@@ -286,11 +291,11 @@ def apply(state: GameState, move: Move) -> GameState:
     seat = move.seat
     if not 0 <= seat < state.players:
         raise IllegalMove("no_such_seat", gettext_noop("There is no seat {seat}."), seat=seat)
-    if kind is PlaceToken:
+    if type(move) is PlaceToken:
         return _place_token(state, move)
-    if kind is Discard or kind is PassCard:
+    if type(move) is Discard or type(move) is PassCard:
         return _choose_discard(state, move)
-    if kind is ChooseTeams:
+    if type(move) is ChooseTeams:
         return _choose_teams(state, move)
     _refuse_phase(state, TRICKS)  # a PlayCard, outside the tricks phase
     raise _malformed()  # not reached
@@ -300,13 +305,13 @@ def _malformed() -> IllegalMove:
     return IllegalMove("malformed", gettext_noop("That move is not understood."))
 
 
-def _is_cards(value: object) -> bool:
+def _is_cards(value: Any) -> bool:
     return type(value) in (tuple, list) and all(type(c) is str for c in value)
 
 
 # Each kind of move, its name and a check of its fields' types. Types are exact: a bool is not a
 # seat (True == 1), a str subclass is not a card. The values are the rules' business, further on.
-_FORMS = {
+_FORMS: dict[type, tuple[str, Callable[[Any], bool]]] = {
     PlaceToken: ("token", lambda m: type(m.line) is str and type(m.box) is str),
     ChooseTeams: (
         "teams",
@@ -329,7 +334,8 @@ def _check_form(move: object) -> None:
     if form is None:
         raise _malformed()
     name, fields_ok = form
-    if type(move.seat) is not int or move.kind != name or not fields_ok(move):
+    seated = cast(Move, move)  # its type is one of the five kinds
+    if type(seated.seat) is not int or seated.kind != name or not fields_ok(move):
         raise _malformed()
 
 
@@ -439,9 +445,12 @@ def check_teams(
     return (mine, others), bonus
 
 
-def _start_discard(new: GameState, teams, bonus: int | None) -> GameState:
+def _start_discard(
+    new: GameState, teams: tuple[tuple[int, ...], tuple[int, ...]], bonus: int | None
+) -> GameState:
     new.teams = teams
     new.bonus = bonus
+    assert new.terms is not None
     if new.terms.discard == "none":
         return _start_tricks(new)
     new.phase = DISCARD
@@ -478,6 +487,7 @@ def _choose_discard(state: GameState, move: Discard | PassCard) -> GameState:
         raise IllegalMove(
             "already_chosen", gettext_noop("You have already made your choice for this round.")
         )
+    assert state.terms is not None
     rule = state.terms.discard
     if rule == "pass_left" and type(move) is Discard:
         raise IllegalMove(
@@ -485,7 +495,7 @@ def _choose_discard(state: GameState, move: Discard | PassCard) -> GameState:
         )
     if rule != "pass_left" and type(move) is PassCard:
         raise IllegalMove("must_discard", gettext_noop("This round you discard; nobody passes."))
-    cards = move.cards if type(move) is Discard else (move.card,)
+    cards = move.cards if isinstance(move, Discard) else (move.card,)
     check_discard(rule, state.hands[seat], cards)
     new = state._evolve()
     choices = list(state.choices)
@@ -494,12 +504,14 @@ def _choose_discard(state: GameState, move: Discard | PassCard) -> GameState:
     if None in choices:
         return new
     # Everyone has chosen: only now do the cards leave the hands (and passes arrive).
-    new.hands = tuple(sort_cards(h) for h in hands_after(rule, state.hands, choices))
+    made = [c for c in choices if c is not None]
+    new.hands = tuple(sort_cards(h) for h in hands_after(rule, state.hands, made))
     return _start_tricks(new)
 
 
 def _start_tricks(new: GameState) -> GameState:
     new.phase = TRICKS
+    assert new.terms is not None
     new.leader = new.turn = new.terms.first
     new.trick = ()
     return new
@@ -517,6 +529,7 @@ def _play_card(state: GameState, move: PlayCard) -> GameState:
         _check_form(move)
         raise IllegalMove("not_in_hand", gettext_noop("You do not hold {card}."), card=c)
     terms = state.terms
+    assert terms is not None
     trick = state.trick
     if trick:
         suit_of = SUITS[terms.trump, terms.super]
@@ -557,6 +570,7 @@ def _take_trick(state: GameState, cards: tuple[str, ...]) -> Trick:
     n = state.players
     leader = state.leader
     terms = state.terms
+    assert terms is not None
     winner = trick_winner(leader, cards, n, terms.trump, terms.super)
     taken = (
         ()
@@ -589,10 +603,11 @@ def play(state: GameState, move: Move) -> Outcome:
 
 
 def _end_round(new: GameState) -> GameState:
-    terms = new.terms
-    scores = round_scores(new.teams, new.bonus, terms.points, new.tricks_won, new.loot_won)
+    terms, teams = new.terms, new.teams
+    assert terms is not None and teams is not None
+    scores = round_scores(teams, new.bonus, terms.points, new.tricks_won, new.loot_won)
     result = RoundResult(
-        new.dealer, terms, new.teams, new.bonus, new.tricks_won, new.loot_won, tuple(scores)
+        new.dealer, terms, teams, new.bonus, new.tricks_won, new.loot_won, tuple(scores)
     )
     new.results = (*new.results, result)
     if standings(new.players, new.target, [r.scores for r in new.results]).over:
@@ -602,7 +617,7 @@ def _end_round(new: GameState) -> GameState:
     return _deal(new, dealer, _shuffled_hands(new.players, new.seed, len(new.results) + 1))
 
 
-def game_standings(state: GameState):
+def game_standings(state: GameState) -> Standings:
     """Totals, whether the game is over, and its winners."""
     return standings(state.players, state.target, [r.scores for r in state.results])
 

@@ -12,17 +12,21 @@ import json
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from .board import LINES
 from .cards import SETUPS, deck
 from .errors import IllegalMove
 from .moves import PlaceToken, move_from_json
 from .scoring import round_scores, standings
-from .state import BOARD, apply, check_discard, check_teams, new_game, with_deal
+from .state import BOARD, GameState, apply, check_discard, check_teams, new_game, with_deal
 from .tricks import legal_cards, loot, winning_index
 
+# A vector, and what the engine gives for it: JSON read from files, checked by comparison.
+Json = dict[str, Any]
 
-def _setup(v: dict) -> dict:
+
+def _setup(v: Json) -> Json:
     players = v["players"]
     state = new_game(players, seed=0)
     return {
@@ -34,12 +38,12 @@ def _setup(v: dict) -> dict:
     }
 
 
-def _legal(v: dict) -> dict:
+def _legal(v: Json) -> Json:
     terms = v["terms"]
     return {"legal": sorted(legal_cards(v["hand"], v["trick"], terms["trump"], terms["super"]))}
 
 
-def _trick(v: dict) -> dict:
+def _trick(v: Json) -> Json:
     terms, plays, leader = v["terms"], v["plays"], v["leader"]
     n = len(plays)
     seats = [(leader + k) % n for k in range(n)]
@@ -50,12 +54,12 @@ def _trick(v: dict) -> dict:
     return {"winner": winner, "loot": sorted(loot(plays, seats, winner, team_of))}
 
 
-def _dealt(players: int, dealer: int, hands=None):
+def _dealt(players: int, dealer: int, hands: list[list[str]] | None = None) -> GameState:
     state = new_game(players, seed=0)
     return with_deal(state, dealer, state.hands if hands is None else hands)
 
 
-def _board(v: dict) -> dict:
+def _board(v: Json) -> Json:
     state = _dealt(v["players"], v["dealer"])
     for index, token in enumerate(v["tokens"]):
         try:
@@ -67,10 +71,11 @@ def _board(v: dict) -> dict:
     if state.phase == BOARD:
         open_lines = {line: list(state.open[line]) for line in LINES if len(state.open[line]) > 1}
         return {"to_move": state.turn, "open": open_lines}
+    assert state.terms is not None  # the board is done
     return {"terms": state.terms.to_json()}
 
 
-def _teams(v: dict) -> dict:
+def _teams(v: Json) -> Json:
     choice = v["choice"]
     try:
         teams, bonus = check_teams(v["players"], v["first"], choice["team"], choice["bonus"])
@@ -79,7 +84,7 @@ def _teams(v: dict) -> dict:
     return {"teams": [list(t) for t in teams], "bonus": bonus}
 
 
-def _discard(v: dict) -> dict:
+def _discard(v: Json) -> Json:
     choice = v["choice"]
     cards = [choice] if isinstance(choice, str) else choice
     try:
@@ -89,17 +94,17 @@ def _discard(v: dict) -> dict:
     return {"ok": True}
 
 
-def _score(v: dict) -> dict:
+def _score(v: Json) -> Json:
     loot_counts = [x if isinstance(x, int) else len(x) for x in v["loot"]]
     return {"scores": round_scores(v["teams"], v["bonus"], v["points"], v["tricks"], loot_counts)}
 
 
-def _standings(v: dict) -> dict:
+def _standings(v: Json) -> Json:
     result = standings(v["players"], v["target"], v["rounds"])
     return {"over": result.over, "winners": result.winners, "totals": result.totals}
 
 
-def _round(v: dict) -> dict:
+def _round(v: Json) -> Json:
     state = _dealt(v["players"], v["dealer"], v["hands"])
     for index, data in enumerate(v["moves"]):
         if state.results:  # the round is over: a vector's round has no move after its end
@@ -114,7 +119,7 @@ def _round(v: dict) -> dict:
     return {"scores": list(last.scores), "tricks": list(last.tricks), "loot": list(last.loot)}
 
 
-KINDS: dict[str, Callable[[dict], dict]] = {
+KINDS: dict[str, Callable[[Json], Json]] = {
     "setup": _setup,
     "legal": _legal,
     "trick": _trick,
@@ -127,15 +132,15 @@ KINDS: dict[str, Callable[[dict], dict]] = {
 }
 
 
-def _same(kind: str, expected: dict, got: dict) -> bool:
+def _same(kind: str | None, expected: Any, got: Json) -> bool:
     if kind == "trick" and "loot" in expected and "loot" in got:
-        return expected["winner"] == got["winner"] and sorted(expected["loot"]) == got["loot"]
-    return expected == got
+        return bool(expected["winner"] == got["winner"] and sorted(expected["loot"]) == got["loot"])
+    return bool(expected == got)
 
 
-def check(vector: dict) -> tuple[bool, dict | str]:
+def check(vector: Json) -> tuple[bool, Json | str]:
     """(passed, what the engine gave) for one vector."""
-    kind = vector.get("kind")
+    kind: Any = vector.get("kind")  # anything a file holds; a str names a kind
     run = KINDS.get(kind)
     if run is None:
         return False, f"unknown kind {kind!r}"

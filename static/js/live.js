@@ -308,6 +308,10 @@
     source.addEventListener("chat", function (event) {
       chatNews(Number(event.data));
     });
+    source.addEventListener("here", function (event) {
+      here = JSON.parse(event.data);
+      showHere();
+    });
     source.addEventListener("error", function () {
       failures += 1;
       // CLOSED: the browser gave up (the server said 204 or an error status) and will not retry.
@@ -317,6 +321,30 @@
       }
     });
   }
+
+  // --- presence: which seats' players have this game's page open (games/presence.py) ------
+  //
+  // The stream says the seats whose player has a page of this game open, when that changes;
+  // a table drawn since says what it knew then, so the stream's latest word is put back on it.
+  var here = null;
+
+  function showHere() {
+    if (here === null) {
+      return;
+    }
+    var marks = document.querySelectorAll("#game [data-presence]");
+    Array.prototype.forEach.call(marks, function (mark) {
+      if (mark.hasAttribute("data-me")) {
+        return; // one's own page is open: it is this one
+      }
+      var on = here.indexOf(Number(mark.dataset.presence)) !== -1;
+      mark.classList.toggle("is-here", on);
+      mark.querySelector(".presence-symbol").textContent = on ? "\u25CF" : "\u25CB";
+      mark.querySelector(".presence-word").textContent = on ? mark.dataset.here : mark.dataset.away;
+    });
+  }
+
+  document.addEventListener("htmx:afterSettle", showHere);
 
   document.addEventListener("DOMContentLoaded", function () {
     var el = game();

@@ -10,6 +10,8 @@
      discard or pass, Space selects the focused card and Enter sends the choice (the focused
      card with it while the choice is one card short); in the team form Enter sends it;
    - the first player forms the teams by clicking seats;
+   - after each update, the cards and tokens travel from where they were (none of it with
+     prefers-reduced-motion); a forced card is played for a player who asked for it;
    - the replay steps with the arrow keys;
    - the new-game form offers the bot levels for correspondence games only (Expert) while a
      correspondence time is chosen. */
@@ -469,6 +471,356 @@
     }
   }
 
+  // --- motion: cards and tokens travel ----------------------------------------------------------
+  //
+  // The table is swapped whole after every move (an htmx answer, or live.js showing the moves
+  // one by one), so by itself nothing moves. Just before a swap the page notes where each card
+  // of the trick, the hand and the discard is, and which boxes hold a token; just after it,
+  // before the browser paints, each piece is drawn back where it was and let go (FLIP, in
+  // about a third of a second): a card played travels from the hand to the trick, another
+  // player's card comes from their seat, a taken trick gathers to its winner's seat, a token
+  // comes from its player's seat and drops on its box. The Web Animations API does it, so no
+  // style attribute is written (the site's CSP refuses them), and the controls are in their
+  // new places from the first frame: input and focus never wait for an animation. Nothing
+  // moves under prefers-reduced-motion, nor where the browser cannot animate.
+  //
+  // (The View Transitions API would have been the other way. But live.js shows each move with
+  // htmx.swap and reads the new table right after it, which a transition's deferred swap
+  // breaks; a transition lays an overlay over the page that takes the clicks while it runs;
+  // and the three 1s of a colour, alike, would need names unique on the page.)
+
+  var MOTION_MS = 320;
+  var stillness = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+  var noted = null; // the table about to be swapped, and where its pieces were
+
+  function motionAllowed() {
+    return typeof Element.prototype.animate === "function" && !(stillness && stillness.matches);
+  }
+
+  function boxOf(el) {
+    if (!el) {
+      return null;
+    }
+    var rect = el.getBoundingClientRect();
+    return rect.width > 0 && rect.height > 0 ? rect : null;
+  }
+
+  // The cards that may move, each with its zone and a key that finds it again after a swap: a
+  // trick's card by its seat (each seat plays once a trick), a hand's or a discard's by its
+  // copy (a hand may hold the same 1 three times).
+  function movingCards(root) {
+    var found = [];
+    root.querySelectorAll(".center > .trick > .play[data-seat] > .card[data-card]").forEach(
+      function (card) {
+        var play = card.parentNode;
+        found.push({
+          el: card,
+          zone: play.parentNode.classList.contains("finished") ? "taken" : "trick",
+          key: play.dataset.seat + ":" + card.dataset.card,
+          code: card.dataset.card,
+          seat: play.dataset.seat,
+          winning: play.classList.contains("winning"),
+        });
+      }
+    );
+    ["hand", "choice"].forEach(function (zone) {
+      var copies = {};
+      root.querySelectorAll('[data-zone="' + zone + '"] .card[data-card]').forEach(function (card) {
+        var code = card.dataset.card;
+        copies[code] = (copies[code] || 0) + 1;
+        found.push({ el: card, zone: zone, key: code + "#" + copies[code], code: code });
+      });
+    });
+    return found;
+  }
+
+  function seatOf(root, seat) {
+    return root.querySelector('.felt .seat[data-seat="' + seat + '"]');
+  }
+
+  function noteMotion(event) {
+    var target = event.detail && event.detail.target;
+    if (!target || target.id !== "game") {
+      return;
+    }
+    noted = null;
+    if (!motionAllowed()) {
+      return;
+    }
+    var tokens = {};
+    target.querySelectorAll(".board [data-box] .token").forEach(function (token) {
+      tokens[token.closest("[data-box]").dataset.box] = true;
+    });
+    var me = target.querySelector(".felt .seat.me[data-seat]");
+    noted = {
+      root: target,
+      round: target.dataset.round,
+      me: me ? me.dataset.seat : null,
+      board: !!target.querySelector(".board"),
+      tokens: tokens,
+      cards: movingCards(target).filter(function (card) {
+        card.box = boxOf(card.el);
+        return card.box !== null;
+      }),
+    };
+  }
+
+  // ``el`` is drawn at ``from`` (a rect) and let go to its place; ``arriving``: it comes out of
+  // a seat's hidden hand, small and faint.
+  function travel(el, from, arriving) {
+    var to = boxOf(el);
+    if (!to) {
+      return;
+    }
+    var dx = from.left + from.width / 2 - (to.left + to.width / 2);
+    var dy = from.top + from.height / 2 - (to.top + to.height / 2);
+    var scale = arriving ? 0.45 : from.width / to.width;
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1 && Math.abs(scale - 1) < 0.02) {
+      return;
+    }
+    var style = window.getComputedStyle(el);
+    var rest = style.transform === "none" ? "" : style.transform;
+    var first = { transform: "translate(" + dx + "px, " + dy + "px) scale(" + scale + ") " + rest };
+    var last = { transform: rest || "none" };
+    if (arriving) {
+      first.opacity = 0;
+      last.opacity = style.opacity;
+    }
+    fly(el, [first, last], { duration: MOTION_MS, easing: "cubic-bezier(0.2, 0.7, 0.3, 1)" },
+      arriving ? "nyet-arrive" : "nyet-travel");
+  }
+
+  // Drawn above the rest of the table while it moves (a card from the hand passes over the
+  // player's own seat).
+  function fly(el, frames, options, id) {
+    options.id = id;
+    el.classList.add("in-flight");
+    var animation = el.animate(frames, options);
+    animation.onfinish = animation.oncancel = function () {
+      el.classList.remove("in-flight");
+    };
+    return animation;
+  }
+
+  var layer = null; // what flies out of the table: the taken trick's cards, gathering
+
+  function motionLayer() {
+    if (!layer || !layer.isConnected) {
+      layer = document.createElement("div");
+      layer.className = "motion-layer";
+      layer.setAttribute("aria-hidden", "true");
+      document.body.appendChild(layer);
+    }
+    return layer;
+  }
+
+  // The cards of a trick that left the middle of the table (taken: the next card was led, or
+  // the round is over) fly to the seat that took it, and fade there.
+  function gather(was, game, cards) {
+    var taken = cards.filter(function (c) {
+      return c.zone === "taken" || c.zone === "trick";
+    });
+    if (!taken.length) {
+      return;
+    }
+    var winner = taken.filter(function (c) {
+      return c.zone === "taken" && c.winning;
+    })[0];
+    var seat = winner ? winner.seat : null;
+    if (seat === null) { // the trick ended with the round: the summary says who took it
+      var won = game.querySelector(".trick.finished .play.winning[data-seat]");
+      seat = won ? won.dataset.seat : null;
+    }
+    var panel = seat === null ? null : seatOf(game, seat);
+    var target = panel && (boxOf(panel.querySelector(".fig-tricks")) || boxOf(panel));
+    if (!target) {
+      return; // the game is over: no seats to go to
+    }
+    taken.forEach(function (card, i) {
+      var clone = card.el.cloneNode(true);
+      clone.removeAttribute("title");
+      clone.dataset.to = seat;
+      motionLayer().appendChild(clone);
+      var natural = clone.getBoundingClientRect();
+      var from = card.box;
+      var scale = from.width / natural.width;
+      var end = scale * 0.4;
+      var x = target.left + target.width / 2 - (natural.width * end) / 2;
+      var y = target.top + target.height / 2 - (natural.height * end) / 2;
+      var animation = clone.animate(
+        [
+          { transform: "translate(" + from.left + "px, " + from.top + "px) scale(" + scale + ")" },
+          { transform: "translate(" + x + "px, " + y + "px) scale(" + end + ")", opacity: 0.2 },
+        ],
+        { duration: MOTION_MS + 60, delay: i * 40, easing: "ease-in", fill: "both", id: "nyet-gather" }
+      );
+      animation.onfinish = animation.oncancel = function () {
+        clone.remove();
+      };
+    });
+  }
+
+  // A token new on the board comes from its player's seat and drops on its box.
+  function drop(was, game) {
+    if (!was.board) {
+      return;
+    }
+    game.querySelectorAll(".board [data-box] .token").forEach(function (token) {
+      if (was.tokens[token.closest("[data-box]").dataset.box]) {
+        return;
+      }
+      var to = boxOf(token);
+      var seat = /seat-color-(\d+)/.exec(token.className);
+      var mark = seat && seatOf(game, seat[1]);
+      var from = boxOf(mark && mark.querySelector(".token-mark"));
+      if (!to) {
+        return;
+      }
+      var first = from
+        ? "translate(" + (from.left + from.width / 2 - to.left - to.width / 2) + "px, " +
+          (from.top + from.height / 2 - to.top - to.height / 2) + "px) scale(1.4)"
+        : "translateY(-1rem) scale(1.8)";
+      fly(token, [
+        { transform: first, opacity: from ? 1 : 0 },
+        { transform: "translateY(-0.4rem) scale(1.5)", opacity: 1, offset: 0.7 },
+        { transform: "none", opacity: 1 },
+      ], { duration: MOTION_MS + 80, easing: "ease-out" }, "nyet-token");
+    });
+  }
+
+  function moveMotion() {
+    var was = noted;
+    var game = document.getElementById("game");
+    if (!was || was.root.isConnected || !game || game === was.root) {
+      return;
+    }
+    noted = null;
+    if (!motionAllowed()) {
+      return;
+    }
+    var sameRound = was.round === game.dataset.round;
+    var left = {}; // the cards before the swap not found again yet, by zone and key
+    was.cards.forEach(function (card) {
+      left[card.zone + "|" + card.key] = card;
+    });
+
+    function take(zone, key) {
+      var card = left[zone + "|" + key];
+      delete left[zone + "|" + key];
+      return card || null;
+    }
+
+    function fromHand(code) {
+      var found = was.cards.filter(function (card) {
+        return card.zone === "hand" && card.code === code && left["hand|" + card.key];
+      })[0];
+      return found ? take("hand", found.key) : null;
+    }
+
+    var now = movingCards(game);
+    // The hand first: of a card held twice, the one played is the copy the hand lost.
+    var order = { hand: 0, choice: 1, trick: 2, taken: 2 };
+    now.sort(function (a, b) {
+      return order[a.zone] - order[b.zone];
+    });
+    now.forEach(function (card) {
+      var from = null;
+      if (!sameRound) {
+        return; // a new deal: nothing on the table is what it was
+      }
+      if (card.zone === "hand") {
+        from = take("hand", card.key);
+      } else if (card.zone === "choice") {
+        from = take("choice", card.key) || fromHand(card.code);
+      } else {
+        from = take(card.zone, card.key) || (card.zone === "taken" ? take("trick", card.key) : null);
+        if (!from && card.seat === was.me) {
+          from = fromHand(card.code);
+        }
+        if (!from) {
+          var seat = seatOf(game, card.seat);
+          var hidden = boxOf(seat && seat.querySelector(".backs")) || boxOf(seat);
+          if (hidden) {
+            travel(card.el, hidden, true);
+          }
+          return;
+        }
+      }
+      if (from) {
+        travel(card.el, from.box, false);
+      }
+    });
+    gather(was, game, Object.keys(left).map(function (key) {
+      return left[key];
+    }));
+    drop(was, game);
+  }
+
+  // --- forced cards: played for the player who asked for it ----------------------------------
+  //
+  // With "Play forced cards for me" (User.play_forced_cards) the server marks the only card
+  // the rules allow (data-forced). The page says it will play it, and after data-delay ms
+  // clicks it: the same form and the same checks as the player's own click. Cancel (or Escape)
+  // leaves it to the player for this turn.
+
+  var forced = null; // {turn, timer, note}
+  var declined = null; // the turn ("game:version") whose forced card the player kept
+
+  function stopForced() {
+    if (forced) {
+      window.clearTimeout(forced.timer);
+      forced = null;
+    }
+  }
+
+  function forcedCard(game) {
+    stopForced();
+    var card = game.querySelector(".hand .card-button.playable[data-forced]");
+    var note = game.querySelector("[data-forced-note]");
+    var turn = game.dataset.game + ":" + game.dataset.version;
+    if (!card || !note || turn === declined) {
+      return;
+    }
+    var text = note.querySelector(".forced-text");
+    note.hidden = false;
+    note.classList.add("counting");
+    // Said once the region is on the page, so that screen readers announce it.
+    window.setTimeout(function () {
+      text.textContent = text.dataset.playing;
+    }, 50);
+    forced = {
+      turn: turn,
+      note: note,
+      timer: window.setTimeout(function () {
+        forced = null;
+        note.classList.remove("counting");
+        if (card.isConnected) {
+          card.click();
+        }
+      }, Number(note.dataset.delay) || 1500),
+    };
+  }
+
+  function cancelForced() {
+    if (!forced) {
+      return false;
+    }
+    var note = forced.note;
+    declined = forced.turn;
+    stopForced();
+    note.classList.remove("counting");
+    var text = note.querySelector(".forced-text");
+    text.textContent = text.dataset.cancelled;
+    var cancel = note.querySelector("[data-forced-cancel]");
+    var hadFocus = document.activeElement === cancel;
+    cancel.hidden = true;
+    var card = document.querySelector("#game .hand .card-button[data-forced]");
+    if (hadFocus && card) {
+      card.focus();
+    }
+    return true;
+  }
+
   // --- after every load and every update ------------------------------------------------------------
 
   // What had the focus last, for swaps that give no htmx:beforeSwap (a pushed event may not).
@@ -501,6 +853,7 @@
       });
       settleFocus(game, firstLoad, was);
       roving(game);
+      forcedCard(game);
     }
     var replay = document.getElementById("replay");
     if (replay && !firstLoad) {
@@ -537,6 +890,11 @@
   });
   document.addEventListener("htmx:beforeSwap", remember);
   document.addEventListener("nyet:swap", remember); // a table live.js shows (a step, or held)
+  document.addEventListener("htmx:beforeSwap", noteMotion);
+  document.addEventListener("nyet:swap", noteMotion);
+  // Right after the new table is in, before the browser paints it (htmx.swap, as live.js
+  // calls it, says so too).
+  document.addEventListener("htmx:afterSwap", moveMotion);
   // Any swap of the table, whatever made it (a move, the poll, a pushed event): once per new
   // table, after it has settled.
   var shown = null; // the table on screen; null until the page has loaded
@@ -552,6 +910,10 @@
   document.addEventListener("htmx:afterSettle", swapped);
   document.addEventListener("htmx:load", swapped);
   document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && cancelForced()) {
+      event.preventDefault();
+      return;
+    }
     arrows(event);
     if (!event.defaultPrevented) {
       sendKey(event);
@@ -567,6 +929,11 @@
     var refused = event.target.closest && event.target.closest(".card-button.unplayable");
     if (refused) {
       refused.focus();
+    }
+    if (event.target.closest && event.target.closest("[data-forced-cancel]")) {
+      cancelForced();
+    } else if (event.target.closest && event.target.closest(".hand .card-button.playable")) {
+      stopForced(); // played by the player (or for them): not a second time
     }
     teamClicks(event);
   });

@@ -9,12 +9,11 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection
 
-from accounts import ratings
 from accounts.models import Rating, RatingChange
-from accounts.ratings import DEFAULT
-from games import engine
+from games import engine, ratings
 from games.actions import create_game, join_game, submit_move
 from games.models import Game
+from games.ratings import DEFAULT
 
 from .conftest import play_out, state_of
 

@@ -1,10 +1,12 @@
 """Failed logins are limited per (login name, address) and per address: nobody can lock a player
 out from elsewhere by failing on their name, and one address cannot try name after name."""
 
+import re
 import time
 import types
 
 import pytest
+from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
@@ -19,12 +21,11 @@ LOCKED = "Too many failed login attempts. Try again in"
 
 @pytest.fixture(autouse=True)
 def clock(monkeypatch):
-    """allauth's limits count attempts within windows of time: stop their clock, so that no
-    window closes while the test runs, however slow the machine (a test moves it on with
-    ``clock.now += seconds``)."""
-    fake = types.SimpleNamespace(now=time.time(), monotonic=time.monotonic, sleep=time.sleep)
-    fake.time = lambda: fake.now
-    monkeypatch.setattr("allauth.core.internal.ratelimit.time", fake)
+    """The limits (allauth's and the site's) count attempts within windows of time, read from
+    ``time.time``: stop it, so that no window closes while the test runs, however slow the
+    machine (a test moves it on with ``clock.now += seconds``)."""
+    fake = types.SimpleNamespace(now=time.time())
+    monkeypatch.setattr(time, "time", lambda: fake.now)
     return fake
 
 
@@ -75,6 +76,42 @@ def test_the_lock_says_when_it_ends(alice, clock):
     clock.now += 50
     client, _ = log_in(OWNER, "alice", PASSWORD)
     assert logged_in(client)
+
+
+def test_a_password_reset_ends_the_lock_from_its_address(alice):
+    """The owner who locked their name with typos and then reset the password logs in with the
+    new one at once, from the same address, as allauth's own limit allowed."""
+    for _ in range(5):
+        log_in(OWNER, "alice", "typo")
+    client = Client(REMOTE_ADDR=OWNER)
+    client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    (url,) = re.findall(r"https?://\S+", mail.outbox[-1].body)
+    form = client.get(re.sub(r"^https?://[^/]+", "", url))["Location"]
+    new = "another long passphrase 7"
+    assert client.post(form, {"password1": new, "password2": new}).status_code == 302
+    client, page = log_in(OWNER, "alice", new)
+    assert logged_in(client) and LOCKED not in page
+
+
+def test_guesses_sent_at_once_are_counted_before_their_passwords_are_checked(alice, monkeypatch):
+    """Each attempt is counted before its password is checked, so that guesses arriving while
+    earlier ones are still being checked are refused once 5 are in flight: here each check
+    sends the next attempt from the same address before it ends, the sixth with the right
+    password."""
+    check = User.check_password
+    answers = []  # of the attempts sent during a check, the second to the sixth
+
+    def checking(self, raw):
+        if len(answers) < 5:
+            k = len(answers)
+            answers.append(None)
+            answers[k] = log_in(OWNER, "alice", PASSWORD if k == 4 else "guess")
+        return check(self, raw)
+
+    monkeypatch.setattr(User, "check_password", checking)
+    log_in(OWNER, "alice", "guess")
+    client, page = answers[4]
+    assert LOCKED in page and not logged_in(client)
 
 
 def test_one_address_cannot_try_name_after_name(alice, bob):

@@ -1,6 +1,6 @@
 """No name reads like another: display names and usernames are compared case- and
 confusable-insensitively (UTS #39 skeletons) with every player's username and display name, and
-with the bots' names."""
+with the bots' names. (The skeleton itself: test_names_skeleton.py.)"""
 
 import pytest
 from django.urls import reverse
@@ -15,6 +15,7 @@ pytestmark = pytest.mark.django_db
 # As a page shows it (the apostrophe escaped).
 CLASH = escape("This name reads like another player's name: choose one that stands apart.")
 CYRILLIC_O = "\u043e"
+GREEK_BETA = "\u0392"  # a capital, which looks like a Latin B; its small form β does not
 
 
 def sign_up(client, username):
@@ -45,6 +46,13 @@ def save_display_name(client, user, name) -> str:
         ("paypal", "pаypal"),  # a Cyrillic а
         ("rn", "m"),
         ("l1", "ll"),  # a one for a small L
+        ("alice", "aIice"),  # a capital i for a small L
+        ("ALICE", "alice"),
+        ("Ivan", "ivan"),
+        ("Ali", "All"),  # the price of the two above: i and l are one letter
+        ("alice", "al\u200bice"),  # a zero width space
+        ("alice", "alice\ufe0f"),  # a variation selector
+        ("Bob", "\uff22ob"),  # a fullwidth B
     ],
 )
 def test_names_that_read_alike_have_one_key(one, other):
@@ -58,7 +66,18 @@ def test_names_that_read_differently_have_their_own_keys(one, other):
 
 @pytest.mark.parametrize(
     "name",
-    ["Medium b0t", "Easy Bot", "Hard-bot", "Mediumbot", "bot-easy", "b0t-x", "Bot Facile", "B0T"],
+    [
+        "Medium b0t",
+        "Easy Bot",
+        "Hard-bot",
+        "Mediumbot",
+        "bot-easy",
+        "b0t-x",
+        "Bot Facile",
+        "B0T",
+        "Easy \u0392\u039f\u03a4",  # Greek capitals
+        "Expert bot\u200b",
+    ],
 )
 def test_these_read_as_bots(name):
     assert reads_as_bot(name)
@@ -76,6 +95,33 @@ def test_a_cyrillic_twin_of_a_username_cannot_sign_up(client, make_person):
     assert not User.objects.filter(username=f"dem{CYRILLIC_O}").exists()
     assert CLASH in sign_up(client, f"DEM{CYRILLIC_O.upper()}")
     assert User.objects.count() == 1
+
+
+def test_a_capital_i_for_a_small_l_cannot_sign_up_beside_it(client, make_person):
+    make_person("alice")
+    assert CLASH in sign_up(client, "aIice")
+    assert CLASH in sign_up(client, "AIice")
+    assert not User.objects.filter(username__in=["aIice", "AIice"]).exists()
+
+
+def test_nor_the_other_way_round(client, make_person):
+    make_person("aIice")
+    assert CLASH in sign_up(client, "alice")
+    assert not User.objects.filter(username="alice").exists()
+
+
+def test_a_greek_capital_twin_cannot_sign_up_beside_the_latin_name(client, make_person):
+    make_person("Bob")
+    assert CLASH in sign_up(client, f"{GREEK_BETA}ob")
+    assert not User.objects.filter(username=f"{GREEK_BETA}ob").exists()
+
+
+def test_a_greek_capital_twin_that_came_first_keeps_only_its_own_key(client, make_person):
+    """Its key is that of its small form ("βob", Greek): a later "Bob" is not stopped by it (the
+    name as written is compared only for the name being taken)."""
+    make_person(f"{GREEK_BETA}ob")
+    assert CLASH not in sign_up(client, "Bob")
+    assert User.objects.filter(username="Bob").exists()
 
 
 def test_a_username_cannot_read_like_someone_s_display_name(client, make_person):

@@ -2,19 +2,16 @@
 the games the viewer may see, a fixed number of queries, in both languages."""
 
 import random
-from datetime import timedelta
 
 import pytest
-from django.conf import settings
 from django.urls import reverse
-from django.utils import timezone
 
-from accounts import selectors
+from games import player_record, table
 from games import selectors as game_selectors
-from games import table
-from games.actions import abort_game, create_game, deadlines, join_game, resign
-from games.models import Game, Seat
+from games.actions import create_game, join_game, resign
+from games.models import Game
 from tests.games.conftest import play_out
+from tests.steering import your_games
 
 pytestmark = pytest.mark.django_db
 
@@ -26,11 +23,11 @@ def url(name: str, which: str) -> str:
 def test_finished_games_latest_first_a_page_at_a_time(
     client, finish_game, alice, monkeypatch, django_assert_num_queries
 ):
-    monkeypatch.setattr(selectors, "PLAYER_GAMES_PAGE_SIZE", 2)
+    monkeypatch.setattr(player_record, "PLAYER_GAMES_PAGE_SIZE", 2)
     games = [finish_game(alice, bots=("easy",), seed=n) for n in range(1, 4)]
     latest_first = sorted(games, key=lambda g: (g.finished_at, g.pk), reverse=True)
     with django_assert_num_queries(4):
-        first = selectors.player_games_page("alice", "finished", 1)
+        first = player_record.player_games_page("alice", "finished", 1)
     assert [row["game"] for row in first["rows"]] == latest_first[:2]
     assert first["rows"][0]["names"][0] == "alice"
     second = client.get(url("alice", "finished"), {"page": 2}).content.decode()
@@ -78,35 +75,10 @@ def test_the_list_in_both_languages(client, alice, language, words):
 # --- "Your games" in the lobby (issue 31): in sections, never finished games among those in play
 
 
-def your_games(act, me, other):
-    """One game of each kind for ``me``: their turn, another's turn, an open table, a finished
-    game, an aborted one and an expired one (``other`` is the person they wait for)."""
-    expired = act(create_game, me, players=3)
-    week_old = timezone.now() - settings.TABLE_EXPIRES_AFTER - timedelta(minutes=1)
-    Game.objects.filter(pk=expired.pk).update(created_at=week_old)
-    act(deadlines._expire_tables, timezone.now())
-    turn = act(create_game, me, players=2, bots=["easy"])
-    aborted = act(create_game, me, players=2, bots=["easy"])
-    act(abort_game, me, aborted.pk)
-    others = act(create_game, me, players=2)
-    act(join_game, other, others.pk)
-    # Whoever the deal made first: the game waits for ``other`` here.
-    Seat.objects.filter(game=others, user=me).update(acting_since=None, deadline=None)
-    Seat.objects.filter(game=others, user=other).update(acting_since=timezone.now())
-    finished = act(create_game, me, players=2, bots=["easy"], target=1)
-    finished = play_out(act, finished, [me], random.Random(1))
-    open_table = act(create_game, me, players=3, bots=["easy"])
-    return {
-        "turn": turn,
-        "others": others,
-        "open": open_table,
-        "ended": [finished, aborted, expired],
-    }
-
-
 # The lobby's page, whatever the number of games: the session, its user and their last visit,
-# the open tables and their seats, the user's games with their seats (games.selectors.lobby).
-LOBBY_PAGE_QUERIES = 6
+# the open tables and their seats, the user's games with their seats (games.selectors.lobby),
+# whether they have played the tutorial (its offer, games.tutorial.offer).
+LOBBY_PAGE_QUERIES = 7
 SECTIONS = {
     "turn": "turn-title",
     "others": "others-title",
@@ -159,7 +131,8 @@ def test_your_games_in_sections_each_game_in_one(act, client, alice, bob):
 def test_your_games_with_none_says_so_and_empty_sections_are_left_out(act, client, alice):
     client.force_login(alice)
     html = client.get(reverse("lobby")).content.decode()
-    assert "You have no games yet: start one below." in html and not sections(html)
+    assert "You have no games yet: play one against bots, or join an open table." in html
+    assert not sections(html)
     act(create_game, alice, players=3)
     html = client.get(reverse("lobby")).content.decode()
     assert list(sections(html)) == ["open"]

@@ -12,9 +12,9 @@ from django.utils import timezone
 
 from accounts import selectors
 from accounts.models import Rating, User, bot_user
-from accounts.selectors import ABANDONED_AFTER, profile_page, tallies
 from games.actions import create_game
 from games.models import Game, RoundSeat, Seat
+from games.player_record import ABANDONED_AFTER, profile_page, tallies
 
 from .conftest import play_out
 
@@ -190,7 +190,7 @@ def test_the_leaderboard_is_paginated(client, db):
     second = client.get(reverse("leaderboard"), {"page": 2}).content.decode()
 
     assert ">p29<" in first and ">p00<" not in first and "Page 1 of 2" in first
-    assert ">p00<" in second and "<td>26</td>" in second
+    assert ">p00<" in second and '<td class="num rank">26</td>' in second
     assert client.get(reverse("leaderboard"), {"page": "junk"}).status_code == 200
 
 

@@ -8,9 +8,9 @@ import pytest
 from django.core.management import call_command
 
 from accounts.models import Rating, RatingChange, User, bot_user, shown
-from accounts.ratings import DEFAULT, rate, rate_finished_game
 from games.actions import create_game
 from games.models import Game, Round, RoundSeat
+from games.ratings import DEFAULT, rate, rate_finished_game
 from games.results import ranks
 
 from .conftest import TIE_TOTALS, play_out, state_of

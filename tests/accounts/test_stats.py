@@ -10,10 +10,10 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from accounts.selectors import profile_page
 from games import engine, stats
 from games.actions import create_game, resign
 from games.models import Game, MoveRecord
+from games.player_record import profile_page
 from games.table import box_label
 
 from .conftest import play_out
@@ -326,13 +326,13 @@ def test_the_stats_page_and_a_profile_show_known_figures_in_a_fixed_number_of_qu
     with django_assert_num_queries(3):
         html = client.get(reverse("stats"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert words["games"] in html
-    assert '<tr><th scope="row">3</th><td>1</td></tr>' in html  # 1 game at 3 players
+    assert '<tr><th scope="row">3</th><td class="num">1</td></tr>' in html  # 1 game at 3 players
     by_points = {}
     for result in state.results:
         by_points.setdefault(result.terms.points, []).extend(result.scores)
     for points, scores in by_points.items():
-        row = f'<th scope="row">{points}</th><td>{len(scores) // 3}</td>'
-        assert f"{row}<td>{number(sum(scores) / len(scores), language)}</td>" in html
+        row = f'<th scope="row">{points}</th><td class="num">{len(scores) // 3}</td>'
+        assert f'{row}<td class="num">{number(sum(scores) / len(scores), language)}</td>' in html
 
     with django_assert_num_queries(9):
         html = client.get(

@@ -19,7 +19,7 @@ from api.tokens import create_token
 from games import engine
 from games import stream as page_stream
 from games.actions import create_game, invite_player, join_game, submit_move
-from games.models import Game
+from games.models import Game, Invitation
 from tests.games.conftest import state_of
 
 URL = "/api/v1/stream"
@@ -30,17 +30,17 @@ LATER = NOON + dt.timedelta(minutes=1)
 def test_news_from_what_was_known_to_what_holds():
     before = Account(
         games={1: ("active", 4, NOON), 2: ("open", 1, None), 3: ("active", 9, None)},
-        invitations={7: (2, "bob")},
+        invitations={7: (2, "bob", "alice")},
     )
     now = Account(
         games={1: ("active", 6, LATER), 2: ("active", 2, None), 3: ("finished", 10, None)},
-        invitations={7: (2, "bob"), 8: (5, "carol")},
+        invitations={7: (2, "bob", "alice"), 8: (5, "carol", "alice")},
     )
     assert account_news(before, now) == [
         {"type": "yourTurn", "game": 1, "version": 6},  # a new turn of the same seat
         {"type": "gameStart", "game": 2},
         {"type": "gameOver", "game": 3, "status": "finished"},
-        {"type": "invitation", "game": 5, "from": "carol"},
+        {"type": "invitation", "id": 8, "game": 5, "from": "carol", "to": "alice"},
     ]
     assert account_news(now, now) == []  # nothing new, nothing said
 
@@ -48,19 +48,20 @@ def test_news_from_what_was_known_to_what_holds():
 def test_a_client_that_knows_nothing_is_told_what_holds():
     now = Account(
         games={1: ("active", 4, NOON), 2: ("open", 1, None), 3: ("active", 9, None)},
-        invitations={7: (6, "bob")},
+        invitations={7: (6, "bob", "alice")},
     )
     assert account_news(None, now) == [
         {"type": "gameStart", "game": 1},
         {"type": "yourTurn", "game": 1, "version": 4},
         {"type": "gameStart", "game": 3},
-        {"type": "invitation", "game": 6, "from": "bob"},
+        {"type": "invitation", "id": 7, "game": 6, "from": "bob", "to": "alice"},
     ]
 
 
-async def read_until(lines, done, timeout=60.0):
-    """The events of ``lines`` up to the first for which ``done(event)``."""
-    events = []
+async def read_until(lines, done, timeout=60.0, events=None):
+    """The events of ``lines`` up to the first for which ``done(event)`` (appended to
+    ``events`` as they come, if given)."""
+    events = [] if events is None else events
 
     async def read():
         async for chunk in lines:
@@ -74,6 +75,13 @@ async def read_until(lines, done, timeout=60.0):
     finally:
         await lines.aclose()
         await sync_to_async(connections.close_all)()
+
+
+async def said(events, kind, timeout=30.0):
+    """Until ``events`` (a stream's, as read so far) holds one of ``kind``."""
+    async with asyncio.timeout(timeout):
+        while not any(e["type"] == kind for e in events):
+            await asyncio.sleep(0.02)
 
 
 def alices_move(game_id, alice, rng) -> bool:
@@ -97,12 +105,15 @@ def test_an_invitation_a_start_each_turn_and_the_end_as_they_happen(alice, bob, 
 
     async def scenario():
         lines = stream.account_lines(alice.pk)
+        seen = []
         reading = asyncio.ensure_future(
-            read_until(lines, lambda e: e["type"] == "gameOver" and e["game"] == game.pk)
+            read_until(
+                lines, lambda e: e["type"] == "gameOver" and e["game"] == game.pk, events=seen
+            )
         )
-        await asyncio.sleep(0.3)
+        await said(seen, "keep-alive")  # open: it said what holds (nothing)
         await sync_to_async(invite_player)(bob, game.pk, "alice")
-        await asyncio.sleep(stream.ACCOUNT_CHECK + 0.5)  # found by the periodic check
+        await said(seen, "invitation")  # found by the periodic check
         await sync_to_async(join_game)(alice, game.pk)  # the table is full: it starts
 
         # Both play at random until the end; alice only when her stream says it is her turn.
@@ -121,16 +132,29 @@ def test_an_invitation_a_start_each_turn_and_the_end_as_they_happen(alice, bob, 
                 moved = True
             return moved
 
+        # Alice moves once for each turn her stream said (a program that waits to be told), so
+        # the game cannot start and end unseen between two of the stream's checks.
+        alices_moves = 0
         while not reading.done():
             await sync_to_async(bobs_moves)()
-            await sync_to_async(alices_move)(game.pk, alice, rng)
+            told = sum(e["type"] == "yourTurn" for e in seen)
+            if told > alices_moves and await sync_to_async(alices_move)(game.pk, alice, rng):
+                alices_moves += 1
             await asyncio.sleep(0.05)
         return await reading
 
     events = asyncio.run(scenario())
     assert events[0] == {"type": "keep-alive"}  # nothing held when it opened
     kinds = [e["type"] for e in events if e["type"] != "keep-alive"]
-    assert events[1] == {"type": "invitation", "game": game.pk, "from": "bob"}
+    invitation = Invitation.objects.get(game=game)
+    assert events[1] == {
+        "type": "invitation",
+        "id": invitation.pk,
+        "game": game.pk,
+        "from": "bob",
+        "to": "alice",
+    }
+    assert {"type": "invitationGone", "id": invitation.pk, "game": game.pk} in events
     assert kinds[1] == "gameStart" and kinds[-1] == "gameOver"
     assert events[-1] == {"type": "gameOver", "game": game.pk, "status": "finished"}
     # Each turn said names a version at which alice's seat was to act.
@@ -172,7 +196,13 @@ def test_a_reconnecting_client_starts_from_what_holds_then_hears_keep_alive(
     assert events == [
         {"type": "gameStart", "game": playing.pk},
         *([{"type": "yourTurn", "game": playing.pk, "version": playing.version}] * alice_acts),
-        {"type": "invitation", "game": waiting.pk, "from": "carol"},
+        {
+            "type": "invitation",
+            "id": Invitation.objects.get(game=waiting).pk,
+            "game": waiting.pk,
+            "from": "carol",
+            "to": "alice",
+        },
         {"type": "keep-alive"},  # what holds has been said
         {"type": "keep-alive"},  # and nothing since
     ]

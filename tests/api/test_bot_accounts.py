@@ -23,7 +23,7 @@ from games.actions import (
 )
 from games.actions.deadlines import due
 from games.models import ChatMessage, ChatReport, Game, MoveRecord, Seat
-from tests.api.test_v1 import Caller, refusal
+from tests.api.helpers import Caller, refusal
 from tests.games.conftest import DAY, play_person_move, state_of
 
 pytestmark = pytest.mark.django_db
@@ -293,7 +293,7 @@ def test_a_bot_account_that_never_moves_times_out_and_is_rated_with_the_bots(
     assert rating.games == 1
     monkeypatch.setattr(accounts.selectors, "LEADERBOARD_MIN_GAMES", 1)
     board = client.get(reverse("leaderboard")).content.decode()
-    assert 'robo</a> <span class="tag">bot</span>' in board
+    assert 'robo</a> <span class="tag tag-muted">bot</span>' in board
     assert 'alice</a> <span class="tag">' not in board
     profile = client.get(reverse("profile", args=["robo"])).content.decode()
     assert '<h1>robo <span class="tag">bot</span></h1>' in profile

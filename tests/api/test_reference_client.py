@@ -3,9 +3,7 @@ playing a whole game through the API only: against two of our bots at a table it
 with a person who invites it."""
 
 import contextlib
-import os
 import random
-import signal
 import subprocess
 import sys
 import time
@@ -18,7 +16,7 @@ from games import engine
 from games.actions import ActionError, create_game, invite_player, submit_move
 from games.models import Game, MoveRecord
 from tests.games.conftest import state_of
-from tests.games.test_push import serve, wait_for_sessions_to_close
+from tests.servers import serve, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,9 +55,7 @@ def test_the_reference_client_plays_a_whole_game(on_postgres, alice, tmp_path):
             cwd=ROOT,
         )
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
-        wait_for_sessions_to_close(connection)
+        stop(server, connection)
     assert client.returncode == 0, client.stderr + (tmp_path / "web.log").read_text()[-3000:]
     game = Game.objects.get(seats__user=alice)
     assert game.status == Game.Status.FINISHED
@@ -95,7 +91,8 @@ def test_the_reference_client_accepts_an_invitation_from_its_account_stream(
         [*command, *options, "--seed", "5"], stdout=subprocess.PIPE, text=True, cwd=ROOT
     )
     try:
-        time.sleep(1)
+        # at once: an invitation made before the client's account stream opens is among the
+        # first lines it reads (what holds), one made after comes as it happens
         invite_player(bob, table.pk, "alice")
         rng = random.Random(6)
         deadline = time.monotonic() + 240
@@ -114,9 +111,7 @@ def test_the_reference_client_accepts_an_invitation_from_its_account_stream(
     finally:
         if client.poll() is None:
             client.kill()
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
-        wait_for_sessions_to_close(connection)
+        stop(server, connection)
     assert client.returncode == 0, (tmp_path / "web.log").read_text()[-3000:]
     assert f"invited by bob to game {table.pk}: joined" in output
     assert f"game {table.pk} is over" in output

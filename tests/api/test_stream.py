@@ -17,10 +17,13 @@ from games.actions import create_game, join_game, submit_move
 from tests.games.conftest import state_of
 
 
-async def read(game_id, user, count, lifetime=20.0):
+async def read(game_id, user, count, lifetime=20.0, opened: asyncio.Event | None = None):
+    """The stream's first ``count`` lines; ``opened`` is set once it said the first."""
     lines = []
     async for line in stream.game_lines(game_id, user, lifetime=lifetime):
         lines.append(json.loads(line))
+        if opened is not None:
+            opened.set()
         if len(lines) == count:
             break
     await sync_to_async(connections.close_all)()
@@ -35,8 +38,9 @@ def test_the_seat_s_view_first_then_after_each_change(alice, bob, settings):
     game.refresh_from_db()
 
     async def scenario():
-        reading = asyncio.ensure_future(read(game.pk, alice, 2))
-        await asyncio.sleep(0.3)
+        opened = asyncio.Event()
+        reading = asyncio.ensure_future(read(game.pk, alice, 2, opened=opened))
+        await opened.wait()
         state = await sync_to_async(state_of)(game)
         seat = await sync_to_async(lambda: game.seats.get(user=alice).position)()
         mover = alice if engine.to_act(state) == (seat,) else bob

@@ -11,46 +11,14 @@ from django.test import Client
 from django.urls import reverse
 
 from api.models import ApiToken
-from api.tokens import create_token, revoke_token
+from api.tokens import revoke_token
 from games import engine
 from games.actions import create_game
 from games.models import Game
+from tests.api.helpers import API, Caller, refusal
 from tests.games.conftest import state_of
 
 pytestmark = pytest.mark.django_db
-API = "/api/v1"
-
-
-class Caller:
-    """A program with a token."""
-
-    def __init__(self, user, scopes=("read", "play")):
-        self.token, self.raw = create_token(user, "test", list(scopes))
-        self.client = Client()
-
-    def headers(self):
-        return {"Authorization": f"Bearer {self.raw}"}
-
-    def get(self, path):
-        return self.client.get(API + path, headers=self.headers())
-
-    def post(self, path, body=None, raw=None):
-        data = raw if raw is not None else json.dumps(body or {})
-        return self.client.post(
-            API + path, data, content_type="application/json", headers=self.headers()
-        )
-
-
-@pytest.fixture
-def caller(alice):
-    return Caller(alice)
-
-
-def refusal(response, status: int, code: str) -> str:
-    assert response.status_code == status, response.content
-    body = response.json()
-    assert body["code"] == code and body["message"]
-    return body["message"]
 
 
 def test_account(caller, alice):
@@ -143,6 +111,29 @@ def test_authentication_refusals(alice, caller):
     refusal(caller.get("/account"), 401, "bad_token")
 
 
+def test_a_bearer_post_is_judged_by_its_token_before_any_csrf_check(alice, caller):
+    """A program's POST with a bad token is 401 ``bad_token`` as its GET is, not the session's
+    "CSRF check Failed" 403, even with a session cookie beside it; 403 is for a scope only."""
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(alice)
+    body = json.dumps({"players": 2})
+    for client in (Client(enforce_csrf_checks=True), browser):
+        for header in ("Bearer nyet_nope", "Bearer ", "Basic YWxpY2U6cHc=", "nyet_nope"):
+            for path in ("/games", "/games/1/move", "/account/bot"):
+                answer = client.post(
+                    API + path,
+                    body,
+                    content_type="application/json",
+                    headers={"Authorization": header},
+                )
+                refusal(answer, 401, "bad_token")
+    revoke_token(alice, caller.token.pk)
+    refusal(caller.post("/games", {"players": 2}), 401, "bad_token")
+    assert Game.objects.count() == 0
+    reader = Caller(alice, scopes=("read",))
+    refusal(reader.post("/games", {"players": 2}), 403, "scope")
+
+
 def test_a_token_without_the_scope_is_refused(alice):
     reader = Caller(alice, scopes=("read",))
     assert reader.get("/account").status_code == 200
@@ -204,7 +195,10 @@ def test_moves_are_rate_limited_with_retry_after(caller, act, alice, settings, m
     now = 1_800_000_000.0
     monkeypatch.setattr("django_ratelimit.core.time", types.SimpleNamespace(time=lambda: now))
     game = act(create_game, alice, players=2, bots=["easy"])
-    answers = [caller.post(f"/games/{game.pk}/move", {"version": 0, "move": {}}) for _ in range(6)]
+    answers = [
+        caller.post(f"/games/{game.pk}/move", {"version": 0, "move": {"play": "Y7"}})
+        for _ in range(6)
+    ]
     over = answers[-1]
     refusal(over, 429, "rate_limited")
     assert int(over["Retry-After"]) >= 1

@@ -3,7 +3,16 @@
 import random
 from collections import Counter
 
-from games.engine import OVER, TRICKS, apply, legal_moves, new_game, to_act
+from games.engine import (
+    OVER,
+    TRICKS,
+    ChooseTeams,
+    PlayCard,
+    apply,
+    legal_moves,
+    new_game,
+    to_act,
+)
 
 
 def random_move(state, rng: random.Random):
@@ -75,3 +84,30 @@ def complete_hands(players: int, *partial):
         while len(hand) < size:
             hand.append(rest.pop())
     return hands
+
+
+# Hands of 15 cards for 4 players: a strong one and a weak one, and a whole deal (seats 0-3).
+STRONG = ["B1", "B1", "B1", "Y13", "Y12", "Y11", "Y10", "Y9", "Y8", "Y7", "R13", "G13", "R12"]
+STRONG += ["G12", "Y6"]
+WEAK = ["R2", "R3", "R4", "R5", "R6", "G2", "G3", "G4", "G5", "G6", "B2", "B3", "B4", "B5", "B6"]
+
+
+def tricks_round(points, hands, teams=(1, 3)):
+    """4 players, seat 1 first and leading, trump Y, no supertrump, no discard."""
+    terms = {"first": 1, "discard": "none", "trump": "Y", "super": "none", "points": points}
+    state = round_with(complete_hands(4, *hands), terms)
+    return apply(state, ChooseTeams(1, teams, None))
+
+
+def play(state, *cards):
+    for c in cards:
+        state = apply(state, PlayCard(state.turn, c))
+    return state
+
+
+SEAT0 = ["R1", "R5", "R9", "B2", "B3", "B9", "Y2", "Y3", "G11", "G12", "G4", "G9", "G1", "B4", "B5"]
+SEAT1 = ["G10", "G2", "R2", "R3", "R4", "B6", "B7", "B8", "Y4", "Y5", "Y6", "R6", "R7", "R8", "B10"]
+SEAT2 = ["G13", "G3", "R10", "R11", "R12", "B11", "B12", "B13", "Y7", "Y8", "Y9", "R13", "B1"]
+SEAT2 += ["Y10", "Y11"]
+SEAT3 = ["G5", "G6", "G7", "G8", "R1", "R1", "B1", "B1", "Y1", "Y1", "Y1", "Y12", "Y13", "G1"]
+SEAT3 += ["G1"]

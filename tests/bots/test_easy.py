@@ -3,8 +3,7 @@
 from games.bots.easy import Easy
 from games.engine import ChooseTeams, Discard, PlayCard, apply, view
 
-from .helpers import complete_hands, round_with
-from .test_medium import SEAT0, SEAT1, SEAT2, SEAT3, play, tricks_round
+from .helpers import SEAT0, SEAT1, SEAT2, SEAT3, complete_hands, play, round_with, tricks_round
 
 
 def test_it_wins_with_its_highest_card_or_plays_its_lowest():

@@ -9,7 +9,7 @@ from games.bots.evaluate import expected_tricks, keep_values
 from games.engine import SETUPS
 from games.engine.cards import deck
 
-from .test_medium import STRONG, WEAK
+from .helpers import STRONG, WEAK
 
 
 def test_a_strong_hand_is_worth_more_than_a_weak_one_and_its_trump_matters():

@@ -19,8 +19,7 @@ from games.engine import (
     view,
 )
 
-from .helpers import mid_round, play_until
-from .test_medium import SEAT0, SEAT1, SEAT2, SEAT3, play, tricks_round
+from .helpers import SEAT0, SEAT1, SEAT2, SEAT3, mid_round, play, play_until, tricks_round
 
 
 def test_a_fixed_budget_of_deals_makes_it_reproducible():

@@ -15,11 +15,18 @@ from games.engine import (
     with_deal,
 )
 
-from .helpers import complete_hands, round_with
-
-STRONG = ["B1", "B1", "B1", "Y13", "Y12", "Y11", "Y10", "Y9", "Y8", "Y7", "R13", "G13", "R12"]
-STRONG += ["G12", "Y6"]
-WEAK = ["R2", "R3", "R4", "R5", "R6", "G2", "G3", "G4", "G5", "G6", "B2", "B3", "B4", "B5", "B6"]
+from .helpers import (
+    SEAT0,
+    SEAT1,
+    SEAT2,
+    SEAT3,
+    STRONG,
+    WEAK,
+    complete_hands,
+    play,
+    round_with,
+    tricks_round,
+)
 
 
 def board_with_only_points_open(hand):
@@ -52,27 +59,6 @@ def test_the_board_keeps_the_trump_the_hand_is_long_in():
     state = with_deal(new_game(4, seed=1), 0, hands)
     move = Medium(1).choose(view(state, 0))
     assert (move.line, move.box) != ("trump", "Y") and (move.line, move.box) != ("super", "B")
-
-
-def tricks_round(points, hands, teams=(1, 3)):
-    """4 players, seat 1 first and leading, trump Y, no supertrump, no discard."""
-    terms = {"first": 1, "discard": "none", "trump": "Y", "super": "none", "points": points}
-    state = round_with(complete_hands(4, *hands), terms)
-    return apply(state, ChooseTeams(1, teams, None))
-
-
-def play(state, *cards):
-    for c in cards:
-        state = apply(state, PlayCard(state.turn, c))
-    return state
-
-
-SEAT0 = ["R1", "R5", "R9", "B2", "B3", "B9", "Y2", "Y3", "G11", "G12", "G4", "G9", "G1", "B4", "B5"]
-SEAT1 = ["G10", "G2", "R2", "R3", "R4", "B6", "B7", "B8", "Y4", "Y5", "Y6", "R6", "R7", "R8", "B10"]
-SEAT2 = ["G13", "G3", "R10", "R11", "R12", "B11", "B12", "B13", "Y7", "Y8", "Y9", "R13", "B1"]
-SEAT2 += ["Y10", "Y11"]
-SEAT3 = ["G5", "G6", "G7", "G8", "R1", "R1", "B1", "B1", "Y1", "Y1", "Y1", "Y12", "Y13", "G1"]
-SEAT3 += ["G1"]
 
 
 def test_with_positive_points_it_wins_as_cheaply_as_it_can():

@@ -1,5 +1,6 @@
-"""What the browser tests share: logging a browser in, the screenshot folder, the axe-core
-audit, the phone's first-screen check. Moving a game on without clicking: ``tests.steering``."""
+"""What the browser tests share: logging a browser in, the site under uvicorn with a browser per
+person (``Site``), the screenshot folder, the axe-core audit, the phone's first-screen check.
+Moving a game on without clicking: ``tests.steering``."""
 
 from __future__ import annotations
 
@@ -7,6 +8,10 @@ from pathlib import Path
 
 from django.test import Client
 from playwright.sync_api import expect
+
+from accounts.models import User
+from games.models import Game
+from tests.servers import serve, stop
 
 from .conftest import TIMEOUT
 
@@ -17,6 +22,7 @@ AXE = HERE / "vendor" / "axe.min.js"
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 PHONE = {"viewport": {"width": 375, "height": 812}, "is_mobile": True, "has_touch": True}
+SIZES = {"desktop": DESKTOP, "phone": PHONE}
 
 
 def logged_in_context(browser, live_server, user, **options):
@@ -99,3 +105,48 @@ def wait_for_update(page, version: str) -> None:
     ).to_be_attached()
     error = page.locator("#game .error")
     assert not error.count(), error.first.inner_text()
+
+
+def people(language: str, *names: str) -> list[User]:
+    return [
+        User.objects.create_user(
+            username=name, email=f"{name}@example.com", password="pw", language=language
+        )
+        for name in names
+    ]
+
+
+class Site:
+    """The site under uvicorn (no Redis: the hub reads the database every 0.2 s, as in
+    ``make run``), and a browser context per person."""
+
+    def __init__(self, browser, tmp_path):
+        from django.db import connection
+
+        self.browser = browser
+        self.connection = connection
+        self.server, self.port = serve(connection.settings_dict["NAME"], "", tmp_path)
+        self.contexts = []
+
+    def page_of(self, user, size: str):
+        client = Client()
+        client.force_login(user)
+        base = f"http://127.0.0.1:{self.port}"
+        context = self.browser.new_context(base_url=base, **SIZES[size])
+        context.set_default_timeout(TIMEOUT)
+        context.add_cookies(
+            [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
+        )
+        self.contexts.append(context)
+        return context.new_page()
+
+    def open(self, page, game: Game):
+        page.goto(f"/games/{game.pk}/")
+        expect(page.locator("html")).to_have_attribute("data-live", "stream")
+        # a reload would lose this mark: each check below is made on the same document
+        page.evaluate("window.sameDocument = true")
+
+    def close(self):
+        for context in self.contexts:
+            context.close()
+        stop(self.server, self.connection)

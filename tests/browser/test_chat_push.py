@@ -2,16 +2,13 @@
 it): a message one player sends appears on the other player's open page through the event
 stream, without a reload and without the poll."""
 
-import os
-import signal
-
 import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
 from accounts.models import User
 from games.actions import create_game, join_game
-from tests.games.test_push import serve, wait_for_sessions_to_close
+from tests.servers import serve, stop
 
 from .conftest import CHROMIUM, CHROMIUM_MISSING, TIMEOUT
 from .helpers import PHONE, shoot
@@ -66,6 +63,4 @@ def test_a_message_appears_on_the_other_players_page(on_postgres, browser, tmp_p
     finally:
         for context in contexts:
             context.close()
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
-        wait_for_sessions_to_close(connection)
+        stop(server, connection)

@@ -141,12 +141,13 @@ def test_a_token_and_a_card_in_one_key_press_each(browser, live_server, size):
     card = page.evaluate("document.activeElement.value")
     assert card, "the focus is on a playable card"
     shoot(page, f"keyboard-hand-{size}")
+    held = state_of(game).hands[0].count(card)  # a 1 may be held twice
     keys = Keys(page)
     version = game_el.get_attribute("data-version")
     keys.press("Enter")
     wait_for_update(page, version)
     assert keys.count <= 3
-    assert card not in state_of(game).hands[0]
+    assert state_of(game).hands[0].count(card) == held - 1
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])

@@ -12,25 +12,20 @@ event stream, without a reload. At a laptop's size and a phone's, in English and
 Screenshots: /tmp/shots/live/ (the joiner's page with the chat, the offer on the other
 player's page, the asker's waiting state)."""
 
-import os
 import random
 import re
-import signal
-import subprocess
 from pathlib import Path
 
 import pytest
-from django.test import Client
 from playwright.sync_api import expect
 
 from accounts.models import User
 from games.actions import create_game, join_game
 from games.models import Game
 from tests.games.conftest import play_out
-from tests.games.test_push import serve, wait_for_sessions_to_close
 
-from .conftest import CHROMIUM, CHROMIUM_MISSING, TIMEOUT
-from .helpers import DESKTOP, PHONE, assert_accessible
+from .conftest import CHROMIUM, CHROMIUM_MISSING
+from .helpers import Site, assert_accessible, people
 
 pytestmark = [
     pytest.mark.browser,
@@ -39,7 +34,6 @@ pytestmark = [
 ]
 
 SHOTS = Path("/tmp/shots/live")
-SIZES = {"desktop": DESKTOP, "phone": PHONE}
 # The French waits for the catalogue's merge of /tmp/brief/fr-live.po.
 WORDS = {
     "en": {
@@ -82,57 +76,6 @@ CASES = [
     for language in ("en", "fr")
     for size in ("desktop", "phone")
 ]
-
-
-def people(language: str, *names: str) -> list[User]:
-    return [
-        User.objects.create_user(
-            username=name, email=f"{name}@example.com", password="pw", language=language
-        )
-        for name in names
-    ]
-
-
-class Site:
-    """The site under uvicorn (no Redis: the hub reads the database every 0.2 s, as in
-    ``make run``), and a browser context per person."""
-
-    def __init__(self, browser, tmp_path):
-        from django.db import connection
-
-        self.browser = browser
-        self.connection = connection
-        self.server, self.port = serve(connection.settings_dict["NAME"], "", tmp_path)
-        self.contexts = []
-
-    def page_of(self, user, size: str):
-        client = Client()
-        client.force_login(user)
-        base = f"http://127.0.0.1:{self.port}"
-        context = self.browser.new_context(base_url=base, **SIZES[size])
-        context.set_default_timeout(TIMEOUT)
-        context.add_cookies(
-            [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
-        )
-        self.contexts.append(context)
-        return context.new_page()
-
-    def open(self, page, game: Game):
-        page.goto(f"/games/{game.pk}/")
-        expect(page.locator("html")).to_have_attribute("data-live", "stream")
-        # a reload would lose this mark: each check below is made on the same document
-        page.evaluate("window.sameDocument = true")
-
-    def close(self):
-        for context in self.contexts:
-            context.close()
-        os.killpg(self.server.pid, signal.SIGTERM)
-        try:
-            self.server.wait(timeout=30)
-        except subprocess.TimeoutExpired:  # a stream it still waits for: not the test's point
-            os.killpg(self.server.pid, signal.SIGKILL)
-            self.server.wait(timeout=30)
-        wait_for_sessions_to_close(self.connection)
 
 
 @pytest.fixture
@@ -249,8 +192,7 @@ def test_a_rematch_offer_reaches_the_other_pages_and_starts_the_game_for_both(
     alices.get_by_role("button", name=words["rematch"], exact=True).click()
     accept = bobs.locator("#rematch").get_by_role("button", name=words["accept"])
     expect(accept).to_be_visible()
-    accept.focus()
-    bobs.keyboard.press("Enter")
+    accept.press("Enter")  # focused and pressed at once: a swap in between cannot take the focus
     expect(bobs).to_have_url(re.compile(rf"/games/(?!{game.pk}/)\d+/$"))
     new = Game.objects.get(rematch_of=game)
     assert new.status == Game.Status.ACTIVE

@@ -51,7 +51,7 @@ def sign_in(page, username, password):
 
 def create_game_with_two_bots(page):
     expect(page.get_by_role("heading", name="New game")).to_be_visible()
-    page.get_by_label("Players").select_option("3")
+    page.get_by_label("Players", exact=True).select_option("3")
     page.locator("#seat_1").select_option("easy")  # each seat is labelled by its character
     page.locator("#seat_2").select_option("easy")
     page.get_by_role("button", name="Create the game").click()

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from accounts.models import User
-from tests.games.test_result import finish_with_top_resigned
+from tests.steering import finish_with_top_resigned
 
 from .conftest import CHROMIUM, CHROMIUM_MISSING
 from .helpers import (

@@ -44,7 +44,7 @@ def fits_a_phone(browser, live_server, path) -> None:
 
 def sign_up(page) -> None:
     page.goto("/")
-    page.get_by_role("link", name="Sign up").click()
+    page.get_by_role("navigation", name="Site").get_by_role("link", name="Sign up").click()
     expect(page.get_by_role("heading", name="Sign up")).to_be_visible()
     form = page.locator("form.account-form")
     form.locator("input[name=email]").press_sequentially(EMAIL)
@@ -69,7 +69,7 @@ def confirm_email(page) -> None:
 def create_game_with_two_bots(page) -> None:
     page.goto("/")
     expect(page.get_by_role("heading", name="New game")).to_be_visible()
-    page.get_by_label("Players").select_option("3")
+    page.get_by_label("Players", exact=True).select_option("3")
     page.get_by_label("Crane", exact=True).select_option("easy")
     page.get_by_label("Tiger", exact=True).select_option("easy")
     page.get_by_role("button", name="Create the game").click()

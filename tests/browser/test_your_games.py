@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from accounts.models import User
-from tests.accounts.test_player_games import your_games
+from tests.steering import your_games
 
 from .conftest import CHROMIUM, CHROMIUM_MISSING
 from .helpers import DESKTOP, PHONE, assert_no_sideways_scroll, every_violation, logged_in_context

@@ -67,3 +67,14 @@ def strings_in(data) -> set[str]:
     if isinstance(data, list):
         return {s for v in data for s in strings_in(v)}
     return set()
+
+
+def random_states(players: int, count: int, seed: int):
+    """States along random games at this table size."""
+    rng = random.Random(seed)
+    state = new_game(players, seed)
+    for _ in range(count):
+        if state.phase == OVER:
+            state = new_game(players, rng.randrange(1000))
+        yield state
+        state = apply(state, random_move(state, rng))

@@ -7,9 +7,6 @@ import random
 import signal
 import subprocess
 import sys
-import time
-from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 from django.core import mail
@@ -18,30 +15,9 @@ from games import engine
 from games.actions import StaleVersion, create_game, invite_player, join_game, submit_move
 from games.actions.deadlines import due
 from games.models import Game, MoveRecord, PendingEmail
-from nyet_site.celery import app
+from tests.servers import ROOT, broker, wait_for
 
 from .conftest import state_of
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@contextmanager
-def broker(url: str | None):
-    """Tasks really go through ``url`` (not eagerly in-process) inside the block; with None,
-    in-process again."""
-    saved = app.conf.broker_url, app.conf.task_always_eager
-
-    def forget_connections():
-        app._pool = None  # Celery caches its connection and producer pools
-        app.amqp._producer_pool = None
-
-    app.conf.update(broker_url=url or saved[0], task_always_eager=url is None)
-    forget_connections()
-    try:
-        yield
-    finally:
-        app.conf.update(broker_url=saved[0], task_always_eager=saved[1])
-        forget_connections()
 
 
 def person_to_move(state) -> dict:
@@ -101,15 +77,6 @@ def test_emails_queued_while_the_broker_is_down_go_out_with_the_sweep(
         ("carol@example.com", "alice invites you to play Nyet!"),
     ]
     assert PendingEmail.objects.count() == 0
-
-
-def wait_for(condition, seconds=60):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.2)
-    return False
 
 
 @pytest.mark.postgres

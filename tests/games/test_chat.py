@@ -76,8 +76,14 @@ def test_writing_is_rate_limited_per_player(act, client, table, alice, bob, sett
     client.force_login(alice)
     for n in range(5):
         client.post(chat_url(table), {"text": f"line {n}"}, headers=HX)
-    over = client.post(chat_url(table), {"text": "one more"}, headers=HX).content.decode()
-    assert "That is a lot of messages at once." in over and "Try again in" in over
+    over = client.post(chat_url(table), {"text": "one more"}, headers=HX)
+    assert over.status_code == 429 and 0 < int(over["Retry-After"]) <= 60
+    assert "That is a lot of messages at once." in over.content.decode()
+    assert "Try again in" in over.content.decode() and 'id="chat' in over.content.decode()
+    assert "HX-Trigger" not in over  # the box keeps what was typed
+    page = client.post(chat_url(table), {"text": "without htmx"})  # a form with no script
+    assert page.status_code == 429 and int(page["Retry-After"]) > 0
+    assert "That is a lot of messages at once." in page.content.decode()
     assert ChatMessage.objects.count() == 5
     # bob, at the same address (the test client's), has his own count
     bobs = Client(REMOTE_ADDR=client.defaults.get("REMOTE_ADDR", "127.0.0.1"))
@@ -248,18 +254,21 @@ def test_a_message_written_elsewhere_reaches_an_open_stream(alice, bob, settings
     game = create_game(alice, players=2)
     join_game(bob, game.pk)
 
-    async def read_until_chat() -> list[str]:
+    async def read_until_chat(opened: asyncio.Event | None = None) -> list[str]:
         chunks = []
         async for chunk in stream.game_events(game.pk, lifetime=20):
             chunks.append(chunk)
+            if opened is not None:
+                opened.set()
             if "event: chat" in chunk:
                 break
         await sync_to_async(connections.close_all)()
         return chunks
 
     async def scenario():
-        reading = asyncio.ensure_future(read_until_chat())
-        await asyncio.sleep(0.3)
+        opened = asyncio.Event()
+        reading = asyncio.ensure_future(read_until_chat(opened))
+        await opened.wait()
         message = await sync_to_async(post_chat)(bob, game.pk, "hi")
         return message, await asyncio.wait_for(reading, 20)
 

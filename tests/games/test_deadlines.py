@@ -389,7 +389,7 @@ def test_the_sweep_queues_catch_ups_and_emails_apart_and_bot_moves_go_to_play(
     (kombu's in-memory one): what the sweep finds never waits behind a bot's move, nor delays it."""
     from celery.signals import before_task_publish
 
-    from .test_broker import broker
+    from tests.servers import broker
 
     for _ in range(50):
         game = correspondence_game(act, alice, bots=["easy"])

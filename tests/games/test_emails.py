@@ -14,12 +14,13 @@ from django.core.mail.backends.base import BaseEmailBackend
 from django.urls import reverse
 
 from accounts.models import User
+from games import clock as site_clock
 from games import notifications
 from games.actions.deadlines import due
 from games.actions.notify import queue_emails
 from games.models import Game, PendingEmail, SentEmail
 from games.tasks import send_email
-from tests.ports import free_port
+from tests.servers import free_port
 
 pytestmark = pytest.mark.django_db
 
@@ -363,7 +364,7 @@ def test_an_email_the_server_keeps_refusing_is_given_up_after_a_bound(
 
 def test_an_email_being_sent_by_one_worker_is_left_alone_by_another(alice, bob, invitation):
     PendingEmail.objects.filter(pk=invitation.pk).update(
-        claimed_until=notifications.clock.now() + timedelta(minutes=5)
+        claimed_until=site_clock.now() + timedelta(minutes=5)
     )
     assert send_email(invitation.pk) is False
     assert mail.outbox == [] and PendingEmail.objects.exists()

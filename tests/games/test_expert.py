@@ -19,9 +19,9 @@ from games.bots import Expert
 from games.bots.hard import EXPERT_SAMPLES
 from games.models import Game, MoveRecord, Seat
 from games.tasks import play_timeouts
+from tests.servers import broker
 
 from .conftest import DAY, correspondence_game, state_of
-from .test_broker import broker
 
 pytestmark = pytest.mark.django_db
 LIVE = {"time_control": Game.TimeControl.LIVE, "move_seconds": 300}

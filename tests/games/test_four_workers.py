@@ -31,8 +31,7 @@ from games.actions import ActionError, create_game, invite_player, join_game, su
 from games.actions.deadlines import LOST_EMAIL
 from games.actions.moves import site_bot
 from games.models import Game, MoveRecord, PendingEmail, SentEmail
-from tests.games.test_broker import ROOT, broker, wait_for
-from tests.ports import free_port
+from tests.servers import ROOT, broker, free_port, wait_for
 
 REDIS = "redis://127.0.0.1:6379/9"  # a database of its own: flushed at the start
 QUEUES = ("play", "think", "catchup", "email", "sweep")  # every queue, in each worker

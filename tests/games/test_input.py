@@ -7,10 +7,10 @@ import pytest
 from django.core import mail, signing
 from django.urls import reverse
 
+from common.refusals import QUOTE_LENGTH
 from games.actions import create_game, invite_player, join_game
 from games.models import Game, Invitation, Vacation
 from games.notifications import UNSUBSCRIBE_SALT
-from nyet_site.refusals import QUOTE_LENGTH
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}

@@ -10,8 +10,7 @@ from games import clock as game_clock
 from games.actions import create_game, join_game
 from games.actions.deadlines import due, tick
 from games.tasks import sweep
-
-from .test_broker import broker
+from tests.servers import broker
 
 pytestmark = pytest.mark.django_db
 

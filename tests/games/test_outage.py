@@ -16,9 +16,9 @@ from games.actions import create_game
 from games.actions.deadlines import due
 from games.models import Game, MoveRecord
 from tests.conftest import PASSWORD
+from tests.servers import broker
 
 from .conftest import state_of
-from .test_broker import broker
 
 pytestmark = pytest.mark.django_db
 CLOSED = "redis://127.0.0.1:1/0"  # nothing listens there
@@ -26,20 +26,20 @@ CLOSED = "redis://127.0.0.1:1/0"  # nothing listens there
 
 @pytest.fixture
 def redis_down(settings):
-    from nyet_site import cache as resilient
+    from common import cache as resilient
 
     settings.CACHES = {
         "default": {
-            "BACKEND": "nyet_site.cache.ResilientRedisCache",
+            "BACKEND": "common.cache.ResilientRedisCache",
             "LOCATION": CLOSED,
             "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
         }
     }
-    resilient._down_until.clear()
+    resilient.reset()
     queue.broker_back()
     with broker(CLOSED):
         yield
-    resilient._down_until.clear()
+    resilient.reset()
     queue.broker_back()
 
 

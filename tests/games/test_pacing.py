@@ -14,7 +14,7 @@ from games.actions import create_game, join_game
 from games.models import Game, MoveRecord
 
 from .conftest import play_out, seat_of
-from .test_hidden_information import Truth, check_page
+from .leaks import Truth, check_page
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}

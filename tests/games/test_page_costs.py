@@ -67,9 +67,9 @@ def test_the_lobby_costs_the_same_with_one_table_or_twenty(act, client, alice, b
     act(create_game, alice, players=2, bots=["easy"])
     client.get("/")  # presence
     # the session, the player, the open tables, their seats with players, and every seat of
-    # alice's games with its player and its game
-    assert len(queries(client, "/")) == 5
+    # alice's games with its player and its game, whether she played the tutorial (its offer)
+    assert len(queries(client, "/")) == 6
     for n in range(10):
         act(create_game, make_person(f"host{n}"), players=4)
         act(create_game, alice, players=3, bots=["easy", "medium"])
-    assert len(queries(client, "/")) == 5
+    assert len(queries(client, "/")) == 6

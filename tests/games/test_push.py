@@ -3,14 +3,6 @@ it is configured and by reading the database a few times a second when it is not
 reconnects gets the current version first; the stream says versions, never a card."""
 
 import asyncio
-import http.client
-import os
-import re
-import signal
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -22,39 +14,11 @@ from django.urls import reverse
 from games import live, stream
 from games.actions import create_game, join_game
 from games.models import Game
-from tests.ports import free_port
+from tests.servers import serve, stop
+
+from .streams import Events, read_stream, told_only_from_elsewhere, versions_in
 
 ROOT = Path(__file__).resolve().parents[2]
-EVENT = re.compile(r"^id: (\d+)\nevent: version\ndata: (\d+)\n\n$")
-
-
-def versions_in(chunks: list[str]) -> list[int]:
-    """The versions the stream said, checking that it said nothing else."""
-    said = []
-    for chunk in chunks:
-        chunk = chunk.removeprefix("retry: 1000\n")
-        if chunk == ": keep-alive\n\n":
-            continue
-        match = EVENT.match(chunk)
-        assert match and match[1] == match[2], f"not a version event: {chunk!r}"
-        said.append(int(match[2]))
-    return said
-
-
-async def read_stream(game_id: int, until_version: int, lifetime: float = 30.0) -> list[str]:
-    chunks = []
-    async for chunk in stream.game_events(game_id, lifetime=lifetime):
-        chunks.append(chunk)
-        if versions_in([chunk]) and versions_in([chunk])[-1] >= until_version:
-            break
-    await sync_to_async(connections.close_all)()  # the thread that read the database
-    return chunks
-
-
-def told_only_from_elsewhere(monkeypatch):
-    """As if every move were made by another process (a worker, another web process): this
-    process's streams are not told of it directly."""
-    monkeypatch.setattr(live.hub, "tell_here", lambda *told: None)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -66,8 +30,9 @@ def test_a_move_made_elsewhere_reaches_an_open_stream_from_the_database(
     game = create_game(alice, players=2)
 
     async def scenario():
-        reading = asyncio.ensure_future(read_stream(game.pk, until_version=1))
-        await asyncio.sleep(0.3)  # the stream is open, at version 0
+        opened = asyncio.Event()
+        reading = asyncio.ensure_future(read_stream(game.pk, until_version=1, opened=opened))
+        await opened.wait()  # the stream is open, at version 0
         await sync_to_async(join_game)(bob, game.pk)  # another connection: version 1
         return await asyncio.wait_for(reading, 20)
 
@@ -82,7 +47,6 @@ def test_a_move_made_elsewhere_reaches_an_open_stream_through_redis(
     alice, bob, settings, monkeypatch
 ):
     settings.REDIS_URL = "redis://127.0.0.1:6379/8"
-    live._redis = None
     told_only_from_elsewhere(monkeypatch)
     monkeypatch.setattr(live, "DB_CHECK", 3600.0)  # the database checks never come:
     monkeypatch.setattr(live, "DB_SAFETY_CHECK", 3600.0)  # only pub/sub can tell the stream
@@ -94,15 +58,11 @@ def test_a_move_made_elsewhere_reaches_an_open_stream_through_redis(
             if live.hub.redis_up:
                 break
             await asyncio.sleep(0.05)
-        assert live.hub.redis_up, "the hub subscribed"
-        await asyncio.sleep(0.1)  # and Redis has read the subscription before the move comes
+        assert live.hub.redis_up, "the hub subscribed (Redis confirmed it)"
         await sync_to_async(join_game)(bob, game.pk)  # announced through Redis, on commit
         return await asyncio.wait_for(reading, 3)
 
-    try:
-        assert versions_in(asyncio.run(scenario())) == [0, 1]
-    finally:
-        live._redis = None
+    assert versions_in(asyncio.run(scenario())) == [0, 1]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -114,8 +74,9 @@ def test_a_move_made_by_this_process_reaches_its_streams_without_a_database_chec
     game = create_game(alice, players=2)
 
     async def scenario():
-        reading = asyncio.ensure_future(read_stream(game.pk, until_version=1))
-        await asyncio.sleep(0.3)
+        opened = asyncio.Event()
+        reading = asyncio.ensure_future(read_stream(game.pk, until_version=1, opened=opened))
+        await opened.wait()  # the stream is open, at version 0
         await sync_to_async(join_game)(bob, game.pk)  # this process's web thread, on commit
         return await asyncio.wait_for(reading, 5)
 
@@ -163,61 +124,6 @@ def test_the_stream_answers_404_for_no_such_game(client):
 # --- real processes: the site under uvicorn, a move from another process ------------------------
 
 
-def serve(
-    database: str, redis_url: str, tmp_path: Path, **env_vars: str
-) -> tuple[subprocess.Popen, int]:
-    port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgresql://root@127.0.0.1:5432/{database}",
-        "REDIS_URL": redis_url,
-        "CELERY_BROKER_URL": "memory://",
-        **env_vars,
-    }
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "nyet_site.asgi:application", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=(tmp_path / "web.log").open("w"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return server, port
-        except OSError:
-            time.sleep(0.2)
-    raise AssertionError((tmp_path / "web.log").read_text())
-
-
-class Events:
-    """An open event stream, read line by line as a browser's EventSource reads it."""
-
-    def __init__(self, port: int, game_id: int, cookie: str = ""):
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        headers = {"Cookie": cookie} if cookie else {}
-        self.connection.request("GET", f"/games/{game_id}/events/", headers=headers)
-        self.response = self.connection.getresponse()
-        assert self.response.status == 200
-        assert self.response.getheader("Content-Type") == "text/event-stream"
-
-    def next_version(self) -> int:
-        chunk = ""
-        while True:
-            line = self.response.readline().decode()
-            chunk += line
-            if line == "\n":
-                said = versions_in([chunk])
-                if said:
-                    return said[0]
-                chunk = ""
-
-    def close(self):
-        self.connection.close()
-
-
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("redis_url", ["", "redis://127.0.0.1:6379/8"], ids=["database", "redis"])
@@ -227,13 +133,11 @@ def test_a_move_in_another_process_reaches_the_page_of_a_uvicorn_server(
     from django.db import connection
 
     settings.REDIS_URL = redis_url  # this process announces through Redis, as a worker would
-    live._redis = None
     game = create_game(alice, players=3)
     server, port = serve(connection.settings_dict["NAME"], redis_url, tmp_path)
     try:
         events = Events(port, game.pk)
         assert events.next_version() == 0
-        time.sleep(0.5)  # the server's hub has subscribed
         join_game(bob, game.pk)
         assert events.next_version() == 1
         events.close()
@@ -242,24 +146,7 @@ def test_a_move_in_another_process_reaches_the_page_of_a_uvicorn_server(
         assert events.next_version() == Game.objects.get(pk=game.pk).version == 2
         events.close()
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
-        live._redis = None
-        wait_for_sessions_to_close(connection)
-
-
-def wait_for_sessions_to_close(connection, seconds=10):
-    """Until the server's database sessions are gone (so that the test database can go)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                " AND pid <> pg_backend_pid()"
-            )
-            if cursor.fetchone()[0] == 0:
-                return
-        time.sleep(0.1)
+        stop(server, connection)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -307,10 +194,13 @@ def test_watchers_are_counted_while_their_pages_are_open(alice, bob, settings, c
                 pass
             await sync_to_async(connections.close_all)()
 
-        two = [asyncio.ensure_future(watch(1.5)) for _ in range(2)]
-        player = asyncio.ensure_future(watch(1.5, watcher=False))
-        await asyncio.sleep(0.5)
-        during = await sync_to_async(live.watchers.count)(game.pk)
+        two = [asyncio.ensure_future(watch(3)) for _ in range(2)]
+        player = asyncio.ensure_future(watch(3, watcher=False))
+        for _ in range(100):  # until both spectators' streams are open
+            during = await sync_to_async(live.watchers.count)(game.pk)
+            if during >= 2:
+                break
+            await asyncio.sleep(0.02)
         page = await sync_to_async(shown)()
         await asyncio.gather(*two, player)
         return during, page
@@ -326,7 +216,6 @@ def test_watchers_are_counted_while_their_pages_are_open(alice, bob, settings, c
 @pytest.mark.django_db(transaction=True)
 def test_with_redis_every_process_counts_the_same_watchers(alice, settings):
     settings.REDIS_URL = "redis://127.0.0.1:6379/8"
-    live._redis = None
     game = create_game(alice, players=2)
     elsewhere = live.Watchers()  # another web process: its own in-process count
     try:
@@ -336,26 +225,18 @@ def test_with_redis_every_process_counts_the_same_watchers(alice, settings):
         live.watchers.left(game.pk, "one")
         assert elsewhere.count(game.pk) == 1
         # a process that died never says "left": its stream expires
-        live._client().zadd(f"{live.WATCHERS}{game.pk}", {"two": 0})
+        live.process.client().zadd(f"{live.WATCHERS}{game.pk}", {"two": 0})
         assert elsewhere.count(game.pk) == 0
     finally:
-        live._client().delete(f"{live.WATCHERS}{game.pk}")
-        live.watchers.here.clear()
-        live._redis = None
+        live.process.client().delete(f"{live.WATCHERS}{game.pk}")
 
 
 @pytest.mark.django_db
 def test_with_redis_away_the_count_is_this_process_s_and_pages_do_not_wait(alice, settings):
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
-    live._redis = None
-    live._redis_down_until = 0.0
     game = create_game(alice, players=2)
-    try:
-        live.watchers.came(game.pk, "here")
-        live._redis_down_until = 0.0  # as if Redis had just been seen
-        assert live.watchers.count(game.pk) == 1
-        assert live._redis_down_until > time.monotonic()  # not asked again for a while
-    finally:
-        live.watchers.left(game.pk, "here")
-        live._redis = None
-        live._redis_down_until = 0.0
+    live.watchers.came(game.pk, "here")
+    assert not live.process.breaker.allows(), "came tried Redis: it is left alone a while"
+    live.process.breaker.reset()  # as if Redis had just been seen
+    assert live.watchers.count(game.pk) == 1
+    assert not live.process.breaker.allows(), "not asked again for a while"

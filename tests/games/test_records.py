@@ -128,9 +128,6 @@ def test_the_database_keeps_the_records_whole(a_trick):
         lambda: current.tokens.create(seat=0, line=token.line, box="X", order=token.order)
     )  # token_order_once
     game = current.game
-    Round.objects.create(game=game, number=98, dealer=4, first=4, bonus=4)
-    refused_by_the_database(lambda: Round.objects.create(game=game, number=99, dealer=0, first=5))
-    refused_by_the_database(lambda: Round.objects.create(game=game, number=99, dealer=0, bonus=5))
     seat = game.seats.first()
 
     def part(**fields):

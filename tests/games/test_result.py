@@ -8,7 +8,6 @@ just before it, so it ends on autopilot with the most points and the stand-in ne
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
@@ -16,57 +15,13 @@ from django.core import mail
 from django.urls import reverse
 
 from accounts.models import RatingChange
-from accounts.selectors import profile_page
-from games import engine, results
-from games.actions import create_game, join_game, resign, submit_move
-from games.actions import lobby as lobby_actions
-from games.models import Game, Seat
+from games import results
+from games.models import Seat
+from games.player_record import profile_page
 from games.stats import place
+from tests.steering import finish_with_top_resigned
 
 pytestmark = pytest.mark.django_db
-SEED = 11
-
-
-def outscoring_moves() -> tuple[list[tuple[int, dict]], int]:
-    """Moves (seat, move) of a whole game and the seat that ends it with the most points, without
-    making the last move; the three totals differ."""
-    for picks in range(50):
-        rng = random.Random(picks)
-        state = engine.new_game(3, SEED, 1)
-        moves = []
-        while state.phase != engine.OVER:
-            seat = next(s for s in range(3) if engine.view(state, s)["legal"])
-            move = rng.choice(engine.view(state, seat)["legal"])
-            moves.append((seat, {k: v for k, v in move.items() if k != "seat"}))
-            state = engine.play(state, engine.move_from_json(move)).state
-        totals = engine.game_standings(state).totals
-        top = max(range(3), key=lambda s: totals[s])
-        others = sorted(totals[s] for s in range(3) if s != top)
-        if others[1] < totals[top] and others[0] < others[1] and moves[-1][0] != top:
-            return moves, top
-    raise AssertionError("no such game in 50 tries")
-
-
-def finish_with_top_resigned(act, first, second, third) -> tuple[Game, object]:
-    """A finished game of three people whose top scorer resigned before its last move: the game
-    and that player. ``act`` runs an action (with its on-commit work)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(lobby_actions.secrets, "randbits", lambda bits: SEED)
-        game = act(create_game, first, players=3, target=1)
-    act(join_game, second, game.pk)
-    act(join_game, third, game.pk)
-    people = {s.position: s.user for s in Seat.objects.filter(game=game).select_related("user")}
-    moves, top = outscoring_moves()
-    for seat, move in moves[:-1]:
-        game.refresh_from_db()
-        act(submit_move, people[seat], game.pk, game.version, move)
-    act(resign, people[top], game.pk)
-    game.refresh_from_db()
-    mail.outbox.clear()
-    act(submit_move, people[moves[-1][0]], game.pk, game.version, moves[-1][1])
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
-    return game, people[top]
 
 
 @pytest.fixture

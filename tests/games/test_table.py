@@ -13,24 +13,13 @@ from games import engine, results, selectors, table
 from games.engine import ChooseTeams, PlayCard, apply, view
 from games.engine.cards import VALUE
 from games.templatetags import nyet
-from tests.engine.playing import board_done, play_until, random_move, tokens_for
+from tests.engine.playing import board_done, play_until, random_states, tokens_for
 
 
 @pytest.fixture(autouse=True)
 def english():
     with translation.override("en"):
         yield
-
-
-def random_states(players: int, count: int, seed: int):
-    """States along random games at this table size."""
-    rng = random.Random(seed)
-    state = engine.new_game(players, seed)
-    for _ in range(count):
-        if state.phase == engine.OVER:
-            state = engine.new_game(players, rng.randrange(1000))
-        yield state
-        state = apply(state, random_move(state, rng))
 
 
 def infos(players: int):

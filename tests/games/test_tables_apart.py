@@ -13,9 +13,9 @@ import redis
 from games import engine
 from games.actions import create_game, resign
 from games.models import Game, MoveRecord
+from tests.servers import ROOT, broker, wait_for
 
 from .conftest import state_of
-from .test_broker import ROOT, broker, wait_for
 
 REDIS = "redis://127.0.0.1:6379/8"
 

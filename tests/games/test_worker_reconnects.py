@@ -16,9 +16,7 @@ import redis as redis_client
 from games import engine
 from games.actions import create_game
 from games.models import Game, MoveRecord
-from tests.games.test_broker import ROOT, broker, wait_for
-from tests.ports import free_port
-from tests.test_production import procfile
+from tests.servers import ROOT, broker, free_port, procfile, wait_for
 
 from .conftest import state_of
 

@@ -4,24 +4,32 @@ The cache counts rate limits (logins, sign-ups, moves) that every web process mu
 is Redis in production. A cache outage must not reach players: a page that cannot count an
 attempt in Redis counts it here instead (each process for itself, so a limit is looser for as
 long as Redis is down, never a 500). After a failure Redis is left alone for ``RETRY_AFTER``
-seconds, so that a page does not wait for a connection timeout on every cache call.
+seconds, so that a page does not wait for a connection timeout on every cache call
+(``common.breaker``: the outage is logged once).
 """
 
 from __future__ import annotations
 
 import logging
-import time
 
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import RedisError
 
+from common.breaker import Breaker
+
 log = logging.getLogger(__name__)
 
 RETRY_AFTER = 10.0  # seconds without trying Redis after it failed
 # Django makes a cache object per thread; whether Redis is down is known per process.
-_down_until: dict[str, float] = {}
+_breakers: dict[str, Breaker] = {}
 _fallbacks: dict[str, LocMemCache] = {}
+
+
+def reset() -> None:
+    """Presume every cache's Redis up: the next call tries it (tests that bring it back)."""
+    for breaker in _breakers.values():
+        breaker.reset()
 
 
 class ResilientRedisCache(RedisCache):
@@ -31,17 +39,22 @@ class ResilientRedisCache(RedisCache):
         if self._location not in _fallbacks:
             _fallbacks[self._location] = LocMemCache(f"fallback:{self._location}", params)
         self._fallback = _fallbacks[self._location]
+        # setdefault: two threads making their first cache at once still share one breaker
+        self._breaker = _breakers.setdefault(
+            self._location,
+            Breaker(f"the cache at {self._location}", RETRY_AFTER, log=log, traceback=False),
+        )
 
     def _call(self, name: str, *args, **kwargs):
-        if time.monotonic() < _down_until.get(self._location, 0.0):
+        if not self._breaker.allows():
             return getattr(self._fallback, name)(*args, **kwargs)
         try:
-            return getattr(super(), name)(*args, **kwargs)
+            answer = getattr(super(), name)(*args, **kwargs)
         except (RedisError, OSError):
-            if time.monotonic() >= _down_until.get(self._location, 0.0):
-                log.warning("the cache at %s is unreachable: using memory", self._location)
-            _down_until[self._location] = time.monotonic() + RETRY_AFTER
+            self._breaker.failed("the cache at %s is unreachable: using memory", self._location)
             return getattr(self._fallback, name)(*args, **kwargs)
+        self._breaker.succeeded()
+        return answer
 
     def add(self, *args, **kwargs):
         return self._call("add", *args, **kwargs)

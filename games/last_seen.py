@@ -13,7 +13,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
 
-from games import clock
+from games import clock, presence
 
 COOKIE = "nyet_seen"
 PRECISION = timedelta(minutes=1)  # at most one write a minute per browser
@@ -63,5 +63,6 @@ class LastSeenMiddleware:
             return None
         if request.user.is_authenticated:
             get_user_model().objects.filter(pk=request.user.pk).update(last_seen=now)
+            presence.seen(request.user.pk)  # the lobby's "Online now" (no database write)
         request.presence_recorded = now
         return None

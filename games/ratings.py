@@ -30,10 +30,9 @@ from collections.abc import Sequence
 from django.db import transaction
 from openskill.models import PlackettLuce
 
+from accounts.models import Rating, RatingChange
 from games import results
 from games.models import Game, MoveRecord, Seat
-
-from .models import Rating, RatingChange
 
 MODEL = PlackettLuce()
 DEFAULT = (MODEL.mu, MODEL.sigma)
@@ -80,6 +79,8 @@ def rate_finished_game(game: Game, state) -> None:
 def played_by_people(game: Game) -> bool:
     """Whether people played the game: a person made a move after its first round (or it had
     only one)."""
+    if game.tutorial:  # a first-game guide, on a fixed deal with hints: never rated
+        return False
     later = MoveRecord.objects.filter(game=game, round__gt=1)
     return not later.exists() or later.filter(by_bot=False).exists()
 

@@ -3,7 +3,7 @@
 from django import forms
 from django.core.exceptions import ValidationError
 
-from nyet_site.refusals import quote
+from common.refusals import quote
 
 
 class QuotedInput:

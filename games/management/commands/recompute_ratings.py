@@ -3,7 +3,7 @@ rate games that finished before ratings existed)."""
 
 from django.core.management.base import BaseCommand
 
-from accounts.ratings import recompute_ratings
+from games.ratings import recompute_ratings
 
 
 class Command(BaseCommand):
