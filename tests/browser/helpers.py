@@ -48,6 +48,12 @@ def shoot(page, name: str) -> Path:
 def every_violation(page) -> list[str]:
     """axe-core's violations of any impact on the page as it is now, in words, each starting
     with its impact."""
+    # The page at rest: a card still flying in (faint as it arrives) is not the page's colours.
+    # Endless animations (the turn's glow) are not waited for.
+    page.wait_for_function(
+        """() => document.getAnimations().every(a => a.playState !== "running"
+            || a.effect.getComputedTiming().endTime === Infinity)"""
+    )
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         # Evaluated by the browser's debugger, as the site's policy refuses inline <script> tags.
         page.evaluate(AXE.read_text() + "\n;true")
