@@ -3,7 +3,7 @@
 It runs on the web process's event loop (an ASGI server: uvicorn), so an open page holds no
 thread. It says only the game's version and its chat's latest message id: first the current
 ones (so a page that reconnects after missing moves catches up at once), then each new one; the
-page then fetches its own seat's fragment, or its chat (``games/views.py``). A comment line
+page then fetches its own seat's fragment, or its chat (``games/views/``). A comment line
 every ``KEEP_ALIVE`` seconds lets the browser and the proxies in between tell a live connection
 from a dead one. After ``LIFETIME`` the stream
 ends and the browser reconnects by itself (EventSource), so that a deployment can drain.

@@ -15,6 +15,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
-handler404 = "games.views.page_not_found"
+handler404 = "games.views.answers.page_not_found"
 # Not Django's (it has no 429 handler): allauth's, for its own limits.
 handler429 = "accounts.views.too_many_attempts"

@@ -1,11 +1,11 @@
 """Every form of the site's pages that changes something has the same guard
-(``games.views.person_post``): POST only, a logged-in person, not a bot account, and only then
-counted against its limit, the right one."""
+(``games.views.answers.person_post``): POST only, a logged-in person, not a bot account, and
+only then counted against its limit, the right one."""
 
 import pytest
 from django.urls import reverse
 
-from games import views
+from games import limits
 from games.actions import create_game
 from games.actions.errors import RateLimited
 
@@ -42,7 +42,7 @@ def counted(monkeypatch):
         groups.append(group)
         raise RateLimited("over", retry_after=1)
 
-    monkeypatch.setattr(views.limits, "hit", hit)
+    monkeypatch.setattr(limits, "hit", hit)
     return groups
 
 
