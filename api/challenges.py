@@ -19,7 +19,7 @@ from games.models import Invitation, RematchOffer
 
 from . import v1
 from .models import Scope
-from .schemas import Error, GameOut, TableOut
+from .schemas.games import Error, GameOut, TableOut
 
 router = Router(tags=["challenges"])
 
@@ -87,7 +87,7 @@ def my_invitation(request, invitation_id: int) -> Invitation:
 
 def rematch_json(offer: RematchOffer) -> dict:
     seats = lookups.players_at(offer.game_id)
-    people = actions.lobby.rematch_people(seats)
+    people = actions.rematches.rematch_people(seats)
     names = {p.pk: p.username for p in people}
     accepted = set(offer.accepted)
     return {

@@ -16,7 +16,7 @@ then each change, and keep-alive lines.
 
 Both ride on the pages' event stream (``games.live``), so they need the ASGI server (`make run`
 and production): under WSGI they answer 204. In openapi.json each event's schema is in
-``api.schemas`` (its "stream events" section), added to the document by ``schemas.with_streams``.
+``api.schemas.events``, added to the document by its ``with_streams``.
 
 Neither outlives the caller's right to it. Before every line and keep-alive a stream checks its
 token again (one query by the token's key: not revoked, its account active, granting ``read``;

@@ -22,8 +22,9 @@ from games.models import Game
 
 from . import tokens
 from .models import Scope
-from .schemas import (
-    Account,
+from .schemas.account import Account
+from .schemas.events import with_streams
+from .schemas.games import (
     Error,
     GameOut,
     JoinIn,
@@ -33,7 +34,6 @@ from .schemas import (
     SeatBotIn,
     StartIn,
     TableOut,
-    with_streams,
 )
 
 

@@ -1,5 +1,5 @@
 """The packages held to strict typing type-check clean (mypy, with ``mypy.ini``), and the
-engine's ``View`` agrees key for key with the API's schema of it (api/schemas.py).
+engine's ``View`` agrees key for key with the API's schema of it (api/schemas/view.py).
 
 mypy runs in this process with its cache in the temporary folder: a warm run checks only what
 changed (about 0.5 s; cold, about 3 s).
@@ -15,7 +15,7 @@ import pytest
 from mypy import api as mypy_api
 from pydantic import BaseModel
 
-from api import schemas
+from api.schemas import view as api_view
 from games import engine
 from games.engine import moves
 from games.engine.view import BoardView, TokenJson
@@ -89,7 +89,7 @@ def _agree(typed: type, model: type, path: str) -> None:
 
 
 def test_the_engine_view_and_the_api_schema_agree_key_for_key():
-    _agree(engine.View, schemas.View, "view")
+    _agree(engine.View, api_view.View, "view")
 
 
 class _Board(typing.TypedDict):
@@ -101,7 +101,7 @@ class _Partial(typing.TypedDict):
 
 
 class _Schema(BaseModel):
-    board: schemas.BoardOut
+    board: api_view.BoardOut
 
 
 def test_the_agreement_check_sees_a_missing_nested_key():

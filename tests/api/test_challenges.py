@@ -15,7 +15,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from pydantic import TypeAdapter
 
-from api import schemas, stream
+from api import stream
+from api.schemas.events import AccountStreamEvent
 from api.stream import Account, _account, account_news
 from games.actions import (
     accept_invitation,
@@ -398,7 +399,7 @@ def test_the_new_events_are_read_exactly_by_the_account_stream_s_schema(act, ali
     events = account_news(None, before) + account_news(before, _account(robo.pk, before))
     kinds = {e["type"] for e in events}
     assert {"invitation", "invitationGone", "rematchOffer", "rematchGone"} <= kinds
-    read = TypeAdapter(schemas.AccountStreamEvent)
+    read = TypeAdapter(AccountStreamEvent)
     for event in events:
         read_exactly(read, event)
     union = Client().get("/api/v1/openapi.json").json()["components"]["schemas"]

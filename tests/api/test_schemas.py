@@ -10,8 +10,10 @@ from django.test import Client
 from pydantic import TypeAdapter, ValidationError
 
 from accounts.models import User
-from api import schemas
-from api.schemas import GameOut, Move, RecordOut, SeatedMove, View
+from api.schemas import enums, events
+from api.schemas.games import GameOut, RecordOut
+from api.schemas.moves import MOVE_KINDS, Move, SeatedMove
+from api.schemas.view import View
 from api.v1 import game_json
 from games import engine
 from games.actions import create_game, join_game, submit_move
@@ -72,10 +74,10 @@ def test_the_view_schema_reads_every_view_of_whole_games(players, seed):
 
 
 def test_the_phases_and_the_board_are_the_engine_s():
-    assert [p.value for p in schemas.Phase] == list(engine.PHASES)
-    assert [c.value for c in schemas.Line] == list(engine.LINES)
-    assert [c.value for c in schemas.DiscardRule] == list(engine.BOXES["discard"])
-    assert [c.value for c in schemas.SuperColor] == list(engine.BOXES["super"])
+    assert [p.value for p in enums.Phase] == list(engine.PHASES)
+    assert [c.value for c in enums.Line] == list(engine.LINES)
+    assert [c.value for c in enums.DiscardRule] == list(engine.BOXES["discard"])
+    assert [c.value for c in enums.SuperColor] == list(engine.BOXES["super"])
 
 
 def test_the_enums_are_the_site_s_own_lists():
@@ -99,7 +101,7 @@ def test_the_enums_are_the_site_s_own_lists():
     move_in = components["MoveIn"]
     assert move_in["required"] == ["version", "move"]  # no round
     assert "Not needed" in move_in["properties"]["round"]["description"]
-    assert len(move_in["properties"]["move"]["oneOf"]) == len(schemas.MOVE_KINDS)
+    assert len(move_in["properties"]["move"]["oneOf"]) == len(MOVE_KINDS)
 
 
 def test_a_bad_level_or_pace_is_refused_as_malformed_and_makes_nothing(caller):
@@ -309,10 +311,10 @@ def test_both_streams_are_in_the_openapi_document_with_each_event_s_schema(calle
 
 def test_real_events_are_read_exactly_by_their_stream_s_schema(act, alice):
     game = act(create_game, alice, players=2, bots=["easy"])
-    game_events = TypeAdapter(schemas.GameStreamEvent)
+    game_events = TypeAdapter(events.GameStreamEvent)
     read_exactly(game_events, {"type": "game", **game_json(game, alice)})
     read_exactly(game_events, {"type": "keep-alive"})
-    account_events = TypeAdapter(schemas.AccountStreamEvent)
+    account_events = TypeAdapter(events.AccountStreamEvent)
     for event in (
         {"type": "gameStart", "game": game.pk},
         {"type": "yourTurn", "game": game.pk, "version": game.version},
