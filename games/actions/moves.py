@@ -199,7 +199,7 @@ def site_bot(level: str, seed: str):
 def do_move(
     game: Game,
     before,
-    outcome: engine.Outcome,
+    outcome: engine.Played,
     move,
     *,
     by_bot=False,

@@ -41,7 +41,7 @@ def first_round(game: Game, state: engine.GameState) -> Round:
 
 
 def move_rows(
-    game: Game, current: Round, seats: list[Seat], before: engine.GameState, outcome: engine.Outcome
+    game: Game, current: Round, seats: list[Seat], before: engine.GameState, outcome: engine.Played
 ) -> MoveRows:
     """The rows of the move that took the game from ``before`` to ``outcome.state``, in the
     round ``current``. ``seats`` (the game's) are only read when the move ends a round."""
@@ -68,7 +68,7 @@ def move_rows(
     return rows
 
 
-def write_records(game: Game, before: engine.GameState, outcome: engine.Outcome) -> None:
+def write_records(game: Game, before: engine.GameState, outcome: engine.Played) -> None:
     """Record the move that took the game from ``before`` to ``outcome.state``."""
     current = Round.objects.get(game=game, number=before.round)
     seats = list(Seat.objects.filter(game=game)) if outcome.result is not None else []

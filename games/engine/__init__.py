@@ -6,7 +6,7 @@ The public API, all importable from ``games.engine``::
     to_act(state)                  # seats that may move now: (2,), or several while discarding
     legal_moves(state, seat)       # every move that seat may make now
     state = apply(state, move)     # a new state; IllegalMove (state unchanged) if refused
-    outcome = play(state, move)    # the same, with the token, trick or round the move decided
+    played = play(state, move)     # the same, with the token, trick or round the move decided
     view(state, seat)              # a JSON dict of exactly what that seat may see (a View)
     state_to_json(state) / state_from_json(data)   # storage form, secrets included
     move_to_json(move) / move_from_json(data)      # {"seat": 0, "play": "Y7"} and friends
@@ -18,11 +18,14 @@ A ``GameState`` is never changed in place. ``IllegalMove`` has a ``code`` for pr
 ``message`` (marked for translation) for players.
 
 The rules themselves live in small modules named after the game: ``cards``, ``board``,
-``tricks``, ``scoring``; ``state`` ties them into a game. What the rest of the site needs of a
-rule is exported here, so that each rule is stated once: the board's ``LINES``, ``BOXES``
-and ``COLOR_LINES``; line 2's rules (``CARDS_CHOSEN``, ``cards_discarded``, ``discardable``,
-``hands_after``); the tricks' (``legal_cards``, ``play_order``, ``trick_winner``, also for a
-trick in play), ``team_of`` and ``is_loot``.
+``tricks``, ``scoring``. ``state`` holds a game (``GameState``); ``rounds`` deals a round and
+scores it; one module per phase of a round applies its moves (``board_phase``, ``teams_phase``,
+``discard_phase``, ``tricks_phase``, their shared ``refusals`` aside); ``game`` ties them into
+the entry points above (``to_act``, ``legal_moves``, ``apply``, ``play``, ``replay``).
+What the rest of the site needs of a rule is exported here, so that each rule is stated once:
+the board's ``LINES``, ``BOXES`` and ``COLOR_LINES``; line 2's rules (``CARDS_CHOSEN``,
+``cards_discarded``, ``discardable``, ``hands_after``); the tricks' (``legal_cards``,
+``play_order``, ``trick_winner``, also for a trick in play), ``team_of`` and ``is_loot``.
 """
 
 from .board import (
@@ -40,6 +43,7 @@ from .board import (
 )
 from .cards import PLAYER_COUNTS, SETUPS
 from .errors import IllegalMove
+from .game import Played, apply, legal_moves, play, replay, to_act
 from .moves import (
     ChooseTeams,
     Discard,
@@ -51,27 +55,9 @@ from .moves import (
     move_from_json,
     move_to_json,
 )
+from .rounds import game_standings, new_game, with_deal
 from .serialize import state_from_json, state_to_json
-from .state import (
-    BOARD,
-    DISCARD,
-    OVER,
-    PHASES,
-    TEAMS,
-    TRICKS,
-    GameState,
-    Outcome,
-    RoundResult,
-    Trick,
-    apply,
-    game_standings,
-    legal_moves,
-    new_game,
-    play,
-    replay,
-    to_act,
-    with_deal,
-)
+from .state import BOARD, DISCARD, OVER, PHASES, TEAMS, TRICKS, GameState, RoundResult, Trick
 from .tricks import is_loot, legal_cards, play_order, team_of, trick_winner
 from .view import View, view
 
@@ -95,10 +81,10 @@ __all__ = [
     "IllegalMove",
     "Move",
     "MoveJson",
-    "Outcome",
     "PassCard",
     "PlaceToken",
     "PlayCard",
+    "Played",
     "RoundResult",
     "Terms",
     "TermsJson",

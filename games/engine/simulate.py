@@ -15,8 +15,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .board import LINES
+from .game import apply, legal_moves, to_act
 from .moves import Move
-from .state import OVER, GameState, apply, legal_moves, new_game, to_act
+from .rounds import new_game
+from .state import OVER, GameState
 
 
 def random_game(players: int, seed: int, target: int | None = None) -> tuple[GameState, list[Move]]:

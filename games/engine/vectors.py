@@ -16,10 +16,14 @@ from typing import Any
 
 from .board import LINES
 from .cards import SETUPS, deck
+from .discard_phase import check_discard
 from .errors import IllegalMove
+from .game import apply
 from .moves import PlaceToken, move_from_json
+from .rounds import new_game, with_deal
 from .scoring import round_scores, standings
-from .state import BOARD, GameState, apply, check_discard, check_teams, new_game, with_deal
+from .state import BOARD, GameState
+from .teams_phase import check_teams
 from .tricks import legal_cards, loot, winning_index
 
 # A vector, and what the engine gives for it: JSON read from files, checked by comparison.

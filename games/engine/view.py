@@ -14,8 +14,10 @@ from typing import TypedDict
 
 from .board import LINES, Terms, TermsJson
 from .cards import SETUPS
+from .game import legal_moves, to_act
 from .moves import MoveJson, move_to_json
-from .state import OVER, TRICKS, GameState, game_standings, legal_moves, to_act
+from .rounds import game_standings
+from .state import OVER, TRICKS, GameState
 
 # A token as [seat, line, box]: a JSON array, so one list of mixed items (``Token.from_json``).
 TokenJson = list[int | str]
