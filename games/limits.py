@@ -4,7 +4,7 @@ cache (Redis when configured, so that every web process counts together). Over a
 does nothing and is answered 429 with "try again in N seconds" (the views say how).
 
 Sign-up, login and password reset are allauth's (``ACCOUNT_RATE_LIMITS`` in the settings); the
-invitations one inviter may send in a day are counted in the database (games.actions.lobby).
+invitations one inviter may send in a day are counted in the database (games.actions.invitations).
 """
 
 from __future__ import annotations

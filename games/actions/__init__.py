@@ -9,21 +9,15 @@ records. Each public action validates untrusted input (``check_*``), locks the g
 from .chat import bar_from_chat, hide_chat, post_chat, report_chat
 from .deadlines import end_vacation, start_vacation
 from .errors import ActionError, StaleVersion
+from .invitations import accept_invitation, cancel_invitation, decline_invitation, invite_player
 from .lobby import (
-    accept_invitation,
-    accept_rematch,
     add_bot,
     become_bot_account,
-    cancel_invitation,
     create_game,
-    decline_invitation,
-    decline_rematch,
-    invite_player,
     join_game,
     leave_game,
     play_against_bots,
     release_seats,
-    rematch,
     remove_bot,
     seat_bot_account,
     start_game,
@@ -38,6 +32,7 @@ from .moves import (
     resign,
     submit_move,
 )
+from .rematches import accept_rematch, decline_rematch, rematch
 
 __all__ = [
     "ActionError",

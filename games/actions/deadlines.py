@@ -33,9 +33,9 @@ from games.models import THINKING_BOT_LEVELS, Game, PendingEmail, Seat, Vacation
 from games.queue import publish_on_commit
 
 from .errors import ActionError
-from .lobby import expire_rematch_offers
 from .moves import play_due_timeouts
 from .notify import SEND_TASK, notify_people_on_commit, queue_emails, settle_lost_sends
+from .rematches import expire_rematch_offers
 from .turns import attended, bot_levels, bots_task, start_clock
 
 log = logging.getLogger(__name__)

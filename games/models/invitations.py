@@ -16,7 +16,7 @@ class Invitation(models.Model):
     private; the inviter's invitations of the last day are what the daily limits count, answered
     or not. While it is pending (and the table open) it is the invitee's right to a seat, even at
     a private table; the invitee accepts (sits) or declines it, the inviter may cancel it
-    (``actions.lobby``): the row stays, with its answer."""
+    (``actions.invitations``): the row stays, with its answer."""
 
     class Answer(models.TextChoices):
         PENDING = "pending", _("waiting for an answer")
@@ -51,7 +51,7 @@ class RematchOffer(models.Model):
     new game starts with the same seats once all have accepted (the bots keep theirs), or the
     offer ends: declined, cancelled by someone who had accepted, or expired (the live tick and
     the sweep find ``expires_at``, ``actions.deadlines``). Changed only with the finished game's
-    row locked (``actions.lobby``): one open offer per game at a time."""
+    row locked (``actions.rematches``): one open offer per game at a time."""
 
     class Outcome(models.TextChoices):
         OPEN = "open", _("waiting for answers")

@@ -140,7 +140,7 @@ def test_one_person_is_invited_by_one_inviter_three_times_a_day(
 def test_an_inviter_sends_at_most_thirty_invitations_a_day(act, alice, make_person, clock):
     from games.actions import ActionError, invite_player
     from games.actions.errors import RateLimited
-    from games.actions.lobby import INVITATIONS_A_DAY
+    from games.actions.invitations import INVITATIONS_A_DAY
 
     table = act(create_game, alice, players=5)
     for k in range(INVITATIONS_A_DAY):

@@ -15,7 +15,7 @@ from django.utils.timezone import now
 from accounts.models import User
 from games.actions import ActionError, create_game, join_game, resign
 from games.actions.deadlines import due, tick
-from games.actions.lobby import (
+from games.actions.rematches import (
     LIVE_REMATCH_OFFER,
     accept_rematch,
     decline_rematch,

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games import engine
 from games.actions import create_game, join_game, rematch
-from games.actions.lobby import accept_rematch
+from games.actions.rematches import accept_rematch
 from games.models import Game
 
 from .conftest import form_data, play_out, seat_of, state_of
