@@ -24,7 +24,8 @@ from games.bots import Hard, Medium  # noqa: E402
 from games.bots.cardplay import choose_card  # noqa: E402
 from games.bots.hard import edge, equivalent_cards  # noqa: E402
 from games.bots.knowledge import Knowledge  # noqa: E402
-from games.bots.playout import Round, play_out  # noqa: E402
+from games.bots.playout import play_out  # noqa: E402
+from games.bots.playout_round import Round  # noqa: E402
 from games.engine import TRICKS, PlayCard, apply, new_game, to_act, view  # noqa: E402
 
 

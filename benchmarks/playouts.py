@@ -22,7 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.bots import Hard  # noqa: E402
-from games.bots.playout import Round, play_out  # noqa: E402
+from games.bots.playout import play_out  # noqa: E402
+from games.bots.playout_round import Round  # noqa: E402
 from games.engine import (  # noqa: E402
     TRICKS,
     new_game,

@@ -37,7 +37,8 @@ from games.engine.board import coverable, first_open
 
 from .knowledge import all_of
 from .medium import board_values, estimate_tricks, guess_choice, hand_worths, teams_values
-from .playout import Round, play_out
+from .playout import play_out
+from .playout_round import Round
 
 # Each seat's hand_worths: the worth of a hand under each trump and supertrump.
 Worth = dict[tuple[str, str], float]

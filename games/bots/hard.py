@@ -55,7 +55,8 @@ from .determinize import Dealer, determinize
 from .evaluate import keep_values
 from .knowledge import Knowledge, M, all_of
 from .medium import decide, guess_choice, hand_worths, team_values, token_values
-from .playout import Round, medium_card, play_out
+from .playout import medium_card, play_out
+from .playout_round import Round
 
 SECONDS = 0.5
 SAMPLES = 100  # deals per move without a clock (the budget the arena measures)

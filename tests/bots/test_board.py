@@ -18,7 +18,8 @@ from games.bots.medium import (
     teams_values,
     token_values,
 )
-from games.bots.playout import Round, play_out
+from games.bots.playout import play_out
+from games.bots.playout_round import Round
 from games.engine import (
     BOARD,
     TEAMS,

@@ -9,7 +9,8 @@ import pytest
 from games.bots.cardplay import card_values, choose_card
 from games.bots.determinize import determinize
 from games.bots.medium import Medium
-from games.bots.playout import CARD, Round, _values, medium_card, play_out
+from games.bots.playout import _values, medium_card, play_out
+from games.bots.playout_round import CARD, Round
 from games.engine import (
     BOARD,
     TRICKS,

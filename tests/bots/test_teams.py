@@ -9,7 +9,8 @@ from games.bots.determinize import determinize
 from games.bots.hard import EXPERT_TEAM_SAMPLES, TEAM_OPTIONS, TEAM_SAMPLES
 from games.bots.knowledge import Knowledge
 from games.bots.medium import guess_choice, team_values
-from games.bots.playout import Round, play_out
+from games.bots.playout import play_out
+from games.bots.playout_round import Round
 from games.engine import (
     DISCARD,
     PASS_LEFT,
