@@ -140,7 +140,7 @@ def test_your_games_with_none_says_so_and_empty_sections_are_left_out(act, clien
 
 
 def test_the_lobby_lists_the_latest_ended_games_only(act, client, alice, monkeypatch):
-    monkeypatch.setattr(game_selectors, "LOBBY_FINISHED", 2)
+    monkeypatch.setattr(game_selectors.listings, "LOBBY_FINISHED", 2)
     ended = []
     for seed in range(3):
         game = act(create_game, alice, players=2, bots=["easy"], target=1)
@@ -160,7 +160,7 @@ def test_your_games_cost_the_same_queries_for_1_and_10_games(
     with django_assert_max_num_queries(3):
         context = game_selectors.lobby(alice)
     shown = [len(context["my_games"][name]) for name in SECTIONS]
-    assert shown == [games, games, games, min(3 * games, game_selectors.LOBBY_FINISHED)]
+    assert shown == [games, games, games, min(3 * games, game_selectors.listings.LOBBY_FINISHED)]
     client.force_login(alice)
     with django_assert_max_num_queries(LOBBY_PAGE_QUERIES):
         assert client.get(reverse("lobby")).status_code == 200
