@@ -21,7 +21,7 @@ from games.engine import moves
 from games.engine.view import BoardView, TokenJson
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("games/engine", "games/bots", "games/table.py")
+PACKAGES = ("games/engine", "games/bots", "games/table.py", "games/selectors")
 CACHE = Path(tempfile.gettempdir()) / "nyet-mypy-cache"
 
 
