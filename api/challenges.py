@@ -4,8 +4,8 @@ abort a game; offer a rematch of a finished game, accept or decline it. A bot ac
 token) may accept invitations and rematches like a person.
 
 Every change goes through ``games.actions`` as the pages' do, with the same refusals
-(``v1.Refusal``, ``{"code", "message"}``), scopes (``v1.need``) and limits (``v1.counted``).
-The routes are mounted on ``v1.api`` by ``api.urls`` (this module imports ``v1``)."""
+(``access.Refusal``, ``{"code", "message"}``), scopes (``access.need``) and limits
+(``access.counted``). The routes are mounted on ``v1.api`` by ``api.urls``."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from ninja import Field, Router, Schema, Status
 from games import actions, lookups
 from games.models import Invitation, RematchOffer
 
-from . import v1
+from . import access, presenters
 from .models import Scope
 from .schemas.games import Error, GameOut, TableOut
 
@@ -64,7 +64,7 @@ class RematchOut(Schema):
 def invitation_json(invitation: Invitation, user) -> dict:
     return {
         "id": invitation.pk,
-        "game": v1.table_json(invitation.game, user),
+        "game": presenters.table_json(invitation.game, user),
         "from": invitation.inviter.username if invitation.inviter else None,
         "to": invitation.invitee.username,
         "created_at": invitation.created_at,
@@ -81,7 +81,7 @@ def my_invitation(request, invitation_id: int) -> Invitation:
     """An invitation to me or from me; any other is answered as one that does not exist."""
     found = lookups.invitation_of(request.user, invitation_id)
     if found is None:
-        raise v1.Refusal(404, "no_invitation", _("There is no such invitation."))
+        raise access.Refusal(404, "no_invitation", _("There is no such invitation."))
     return found
 
 
@@ -112,7 +112,7 @@ def rematch_json(offer: RematchOffer) -> dict:
 def invitations(request):
     """My invitations waiting for an answer, to tables still open: ``incoming`` (to me) and
     ``outgoing`` (from me), newest first, each with its table."""
-    v1.need(request, Scope.READ)
+    access.need(request, Scope.READ)
     incoming, outgoing = [], []
     for invitation in pending_invitations(request.user)[: 2 * MAX_LISTED]:
         mine = invitation.invitee_id == request.user.pk
@@ -129,11 +129,11 @@ def invitations(request):
 def rematch_offer(request, game_id: int):
     """The finished game's latest rematch offer: who asked, who accepted, whom it waits for,
     how it ended and the new game (404 ``no_offer`` when nobody asked)."""
-    v1.need(request, Scope.READ)
-    game = v1.visible_game(request, game_id)
+    access.need(request, Scope.READ)
+    game = access.visible_game(request, game_id)
     offer = game.rematch_offers.select_related("asked_by").first()
     if offer is None:
-        raise v1.Refusal(404, "no_offer", _("Nobody has asked for a rematch of this game."))
+        raise access.Refusal(404, "no_offer", _("Nobody has asked for a rematch of this game."))
     return rematch_json(offer)
 
 
@@ -146,8 +146,8 @@ REMATCH_CHANGE = {200: RematchOut, 400: Error, 401: Error, 403: Error, 404: Erro
 
 
 def _playing(request, group: str = "play") -> None:
-    v1.need(request, Scope.PLAY)
-    v1.counted(request, group)
+    access.need(request, Scope.PLAY)
+    access.counted(request, group)
 
 
 @router.post(
@@ -159,7 +159,7 @@ def invite(request, game_id: int, body: InviteIn):
     """Invite a player (a person or a bot account) by username to my open table: they are
     told on their account stream and by email, and may then sit even at a private table."""
     _playing(request, "invite")
-    v1.visible_game(request, game_id)
+    access.visible_game(request, game_id)
     invitee = actions.invite_player(request.user, game_id, body.username)
     sent = lookups.latest_invitation(game_id, invitee, request.user)
     return Status(201, invitation_json(sent, request.user))
@@ -172,7 +172,7 @@ def accept(request, invitation_id: int):
     _playing(request)
     invitation = my_invitation(request, invitation_id)
     game = actions.accept_invitation(request.user, invitation.pk)
-    return v1.table_json(game, request.user)
+    return presenters.table_json(game, request.user)
 
 
 @router.post("/invitations/{invitation_id}/decline", response=ANSWER, by_alias=True)
@@ -197,12 +197,12 @@ def cancel(request, invitation_id: int):
 
 def _game_change(request, game_id: int, action) -> dict:
     _playing(request)
-    v1.visible_game(request, game_id)
+    access.visible_game(request, game_id)
     action(request.user, game_id)
     game = lookups.game(game_id)
     if game is None:  # removed by the change (its last person left): as for any missing game
-        raise v1.no_such_game()
-    return v1.game_json(game, request.user)
+        raise access.no_such_game()
+    return presenters.game_json(game, request.user)
 
 
 @router.post("/games/{game_id}/resign", response=GAME_CHANGE)
@@ -223,7 +223,7 @@ def rematch(request, game_id: int):
     an offer is open is accepting it). The new game starts once every person and bot account of
     the game has accepted; then ``new_game`` names it."""
     _playing(request)
-    v1.visible_game(request, game_id)
+    access.visible_game(request, game_id)
     offer = actions.rematch(request.user, game_id)
     return rematch_json(offer)
 
@@ -232,6 +232,6 @@ def rematch(request, game_id: int):
 def decline_rematch(request, game_id: int):
     """Decline the open rematch offer, or cancel it if I had accepted it."""
     _playing(request)
-    v1.visible_game(request, game_id)
+    access.visible_game(request, game_id)
     offer = actions.decline_rematch(request.user, game_id)
     return rematch_json(offer)

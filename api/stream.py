@@ -1,9 +1,10 @@
 """``GET /api/v1/games/{id}/stream``: a game's events for programs, as newline-delimited JSON.
 
 Each line is a JSON object: ``{"type": "game", ...}`` is the game as the caller's seat sees it
-(``v1.game_json``: version, view, legal moves), first the current one (a client that reconnects
-starts from the truth), then after every change; ``{"type": "keep-alive"}`` comes when nothing
-happened for ``games.stream.KEEP_ALIVE`` seconds, so that a client can tell a dead connection.
+(``presenters.game_json``: version, view, legal moves), first the current one (a client that
+reconnects starts from the truth), then after every change; ``{"type": "keep-alive"}`` comes
+when nothing happened for ``games.stream.KEEP_ALIVE`` seconds, so that a client can tell a dead
+connection.
 ``GET /api/v1/stream``: the account's events, also as newline-delimited JSON: ``gameStart``
 (a game of mine is in play), ``yourTurn`` (my seat's turn began: game and version),
 ``gameOver`` (a game of mine ended: finished or aborted), ``invitation`` (to a table, to me or
@@ -50,7 +51,7 @@ from games.live import ACCESS, VERSION, hub, released
 from games.models import Game, RematchOffer
 from games.stream import LIFETIME, game_events
 
-from . import tokens, v1
+from . import access, presenters, tokens
 from .models import Scope
 
 ACCOUNT_CHECK = 2.0  # seconds: how often an account's stream looks for new tables and invitations
@@ -62,20 +63,20 @@ hub.lost_access = released(tokens.lost_read)  # each database check: the streams
 @released
 def _caller(request, user):
     """The token's user (it needs the read scope) and the token's id, else the session's user
-    and None: as the rest of the API (``v1.BearerToken``, ``v1.need``), and counted against the
-    same limits."""
+    and None: as the rest of the API (``access.BearerToken``, ``access.need``), and counted
+    against the same limits."""
     if request.headers.get("Authorization"):
         try:
-            found = v1.BearerToken()(request)
+            found = access.BearerToken()(request)
         except AuthenticationError:  # a token that is not one
             found = None
         if not found:
-            raise v1.bad_token()
+            raise access.bad_token()
     elif user.is_authenticated:
         request.user = user
     else:
-        raise v1.not_logged_in()
-    v1.need(request, Scope.READ)
+        raise access.not_logged_in()
+    access.need(request, Scope.READ)
     token = getattr(request, "api_token", None)
     return request.user, token.pk if token is not None else None
 
@@ -92,7 +93,7 @@ def _end(reason: str) -> str:
     return _line({"type": "end", "reason": reason})
 
 
-def _refused(error: v1.Refusal) -> JsonResponse:
+def _refused(error: access.Refusal) -> JsonResponse:
     response = JsonResponse({"code": error.code, "message": error.message}, status=error.status)
     for name, value in error.headers.items():
         response[name] = value
@@ -137,7 +138,7 @@ def _game_line(game_id: int, user, token_id: int | None, seated: bool) -> tuple[
     if reason := _token_refused(token_id):
         return _end(reason), seated
     game = lookups.game(game_id)
-    data = v1.game_json(game, user) if game is not None else {"my_seat": None}
+    data = presenters.game_json(game, user) if game is not None else {"my_seat": None}
     if _lost_game(game, user, data["my_seat"], seated):
         return _end("seat"), seated
     return _line({"type": "game", **data}), data["my_seat"] is not None
@@ -149,7 +150,7 @@ def _must_end(game_id: int, user, token_id: int | None, seated: bool) -> str | N
     if reason := _token_refused(token_id):
         return reason
     game = lookups.game(game_id)
-    seat = v1.my_seat(game, user) if game is not None and seated else None
+    seat = presenters.my_seat(game, user) if game is not None and seated else None
     return "seat" if _lost_game(game, user, seat, seated) else None
 
 
@@ -175,10 +176,10 @@ async def game_lines(game_id: int, user, lifetime: float = LIFETIME, token_id: i
 async def game_stream(request, game_id: int):
     try:
         user, token_id = await sync_to_async(_caller)(request, await request.auser())
-    except v1.Refusal as error:
+    except access.Refusal as error:
         return _refused(error)
     if not await sync_to_async(_visible)(game_id, user):
-        return _refused(v1.no_such_game())
+        return _refused(access.no_such_game())
     if not isinstance(request, ASGIRequest):
         return HttpResponse(status=204)
     return _streaming(game_lines(game_id, user, token_id=token_id))
@@ -359,7 +360,7 @@ async def account_lines(user_id: int, lifetime: float = LIFETIME, token_id: int 
 async def account_stream(request):
     try:
         user, token_id = await sync_to_async(_caller)(request, await request.auser())
-    except v1.Refusal as error:
+    except access.Refusal as error:
         return _refused(error)
     if not isinstance(request, ASGIRequest):
         return HttpResponse(status=204)

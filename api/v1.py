@@ -3,25 +3,35 @@ OpenAPI schema and its documentation page from the same code, at ``/api/v1/docs`
 
 Every change goes through ``games.actions`` exactly as the pages do, so the rules, the clocks
 and the limits are the same; a refusal is ``{"code": ..., "message": ...}`` with the action's
-code. A game is only ever read through ``engine.view(state, seat)`` (``game_json``)."""
+code (``access.Refusal``, or the action's error, answered by the handlers here). A game is only
+ever read through ``engine.view(state, seat)`` (``presenters.game_json``)."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest
 from django.http.request import RawPostDataException
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
-from ninja.security import HttpBearer, django_auth
+from ninja.security import django_auth
 
-from games import actions, engine, limits, lookups, results, selectors
+from games import actions, engine, lookups, selectors
 from games.actions import ActionError, StaleVersion
 from games.actions.errors import RateLimited
 from games.forms import CreateGameForm, first_error
 from games.models import Game
 
-from . import tokens
+from .access import (
+    BearerToken,
+    Refusal,
+    bad_token,
+    counted,
+    need,
+    no_such_game,
+    not_logged_in,
+    visible_game,
+)
 from .models import Scope
+from .presenters import game_json, rating_json, result_json, seats_json, table_json
 from .schemas.account import Account
 from .schemas.events import with_streams
 from .schemas.games import (
@@ -35,28 +45,6 @@ from .schemas.games import (
     StartIn,
     TableOut,
 )
-
-
-class BearerToken(HttpBearer):
-    """A request that sends ``Authorization`` is judged by its token alone, before the site's
-    session and its CSRF check (``django_auth``) are tried: a missing, wrong or revoked token is
-    401 ``bad_token``, whatever the method."""
-
-    def __call__(self, request):
-        if not request.headers.get(self.header):
-            return None
-        found = super().__call__(request)
-        if not found:
-            raise AuthenticationError
-        return found
-
-    def authenticate(self, request, token):
-        found = tokens.find(token)
-        if found is None:
-            return None
-        request.user = found.user
-        request.api_token = found
-        return found
 
 
 class Api(NinjaAPI):
@@ -74,19 +62,6 @@ api = Api(
     urls_namespace="api_v1",
     auth=[BearerToken(), django_auth],
 )
-
-
-class Refusal(Exception):
-    def __init__(self, status: int, code: str, message: str, **headers: str) -> None:
-        self.status, self.code, self.message, self.headers = status, code, message, headers
-
-
-def bad_token() -> Refusal:
-    return Refusal(401, "bad_token", _("This token is not valid: revoked or mistyped."))
-
-
-def not_logged_in() -> Refusal:
-    return Refusal(401, "login", _("Send a token (Authorization: Bearer …) or log in."))
 
 
 def _error(request, status: int, code: str, message: str, **headers):
@@ -148,116 +123,6 @@ def form_body(request, error):
 def http_error(request, error: HttpError):
     code = "malformed" if error.status_code == 400 else "refused"  # e.g. a body that is no JSON
     return _error(request, error.status_code, code, str(error))
-
-
-def need(request: HttpRequest, scope: str) -> None:
-    """A token must carry ``scope`` (a ``bot`` token may also read and play, as lichess's
-    bot:play does); the site's own session may read and play. Every call counts against the
-    caller's token (``limits.RATES["api"]``)."""
-    token = getattr(request, "api_token", None)
-    granted = set(token.scopes) if token is not None else set()
-    if Scope.BOT in granted:
-        granted |= {Scope.READ, Scope.PLAY}
-    if token is not None and scope not in granted:
-        raise Refusal(403, "scope", _("This token lacks the “%(scope)s” scope.") % {"scope": scope})
-    counted(request, "api")
-
-
-def counted(request: HttpRequest, group: str) -> None:
-    try:
-        limits.hit(request, group)
-    except RateLimited as error:
-        raise Refusal(
-            429, error.code, error.message, **{"Retry-After": str(error.retry_after)}
-        ) from error
-
-
-def no_such_game() -> Refusal:
-    return Refusal(404, "no_game", _("There is no such game."))
-
-
-def visible_game(request, game_id: int, invite_code: str = "") -> Game:
-    """The game, unless it is not this caller's to see: then exactly a missing game's answer,
-    so that ids reveal nothing (``selectors.can_view``)."""
-    game = lookups.visible_game(game_id, request.user, invite_code)
-    if game is None:
-        raise no_such_game()
-    return game
-
-
-# --- reading --------------------------------------------------------------------------------
-
-
-def seats_json(game: Game) -> list[dict]:
-    return [
-        {
-            "position": s.position,
-            "name": str(s.name),
-            "is_bot": bool(s.user and s.user.plays_as_bot),
-            "username": s.user.username if s.user else None,
-        }
-        for s in lookups.seats_in_order(game)
-    ]
-
-
-def my_seat(game: Game, user) -> int | None:
-    lookups.seats_in_order(game)  # read with the seats the answer shows: no query of its own
-    return selectors.position_of(game, user)
-
-
-def table_json(game: Game, user) -> dict:
-    return {
-        "id": game.pk,
-        "status": game.status,
-        "players": game.players,
-        "time_control": game.time_control,
-        "move_seconds": game.move_seconds,
-        "target": game.target,
-        "visibility": game.visibility,
-        "version": game.version,
-        "seats": seats_json(game),
-        "my_seat": my_seat(game, user),
-    }
-
-
-def game_json(game: Game, user) -> dict:
-    """The game as the user's seat sees it: exactly ``engine.view`` (a spectator's view for
-    anyone not seated), and the seat's legal moves now."""
-    seat = my_seat(game, user)
-    if game.status == Game.Status.OPEN or not game.state:
-        return {
-            "id": game.pk,
-            "status": game.status,
-            "version": game.version,
-            "my_seat": seat,
-            "seats": seats_json(game),
-            "view": None,
-            "legal": [],
-            "result": None,
-        }
-    seen = engine.view(engine.state_from_json(game.state), seat)
-    legal = []
-    if game.status == Game.Status.ACTIVE:
-        legal = [{k: v for k, v in move.items() if k != "seat"} for move in seen["legal"]]
-    return {
-        "id": game.pk,
-        "status": game.status,
-        "version": game.version,
-        "my_seat": seat,
-        "seats": seats_json(game),
-        "view": seen,
-        "legal": legal,
-        "result": result_json(game, seen) if game.status == Game.Status.FINISHED else None,
-    }
-
-
-def result_json(game: Game, seen: dict) -> dict:
-    """The finished game's result: the same definition as its page and its email."""
-    return results.of_seats(seen["totals"], game.seats.all()).as_json()
-
-
-def rating_json(shown) -> dict:
-    return {"value": shown.value, "spread": shown.spread, "provisional": shown.provisional}
 
 
 @api.get("/account", response={200: Account, 401: Error}, tags=["account"])
