@@ -7,7 +7,6 @@ records. Each public action validates untrusted input (``check_*``), locks the g
 """
 
 from .chat import bar_from_chat, hide_chat, post_chat, report_chat
-from .deadlines import end_vacation, start_vacation
 from .errors import ActionError, StaleVersion
 from .invitations import accept_invitation, cancel_invitation, decline_invitation, invite_player
 from .lobby import (
@@ -33,6 +32,7 @@ from .moves import (
     submit_move,
 )
 from .rematches import accept_rematch, decline_rematch, rematch
+from .vacations import end_vacation, start_vacation
 
 __all__ = [
     "ActionError",

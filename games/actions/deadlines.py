@@ -1,5 +1,5 @@
-"""Time: what the live tick and the periodic sweep find due, and vacations that pause
-correspondence deadlines.
+"""Time: what the live tick and the periodic sweep find due. (Vacations, which pause the
+correspondence deadlines, are in ``vacations``; the sweep ends and announces them.)
 
 The live tick (``tick``, every second, ``manage.py tick``) looks after live tables, whose turns
 last seconds to minutes: it plays the stand-in's move for a seat out of time itself (one quick
@@ -19,12 +19,11 @@ one that keeps failing is retried less and less often, then given up (logged onc
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
-from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import clock, notifications, queue
@@ -32,11 +31,11 @@ from games.live import announce_on_commit
 from games.models import THINKING_BOT_LEVELS, Game, PendingEmail, Seat, Vacation
 from games.queue import publish_on_commit
 
-from .errors import ActionError
 from .moves import play_due_timeouts
 from .notify import SEND_TASK, notify_people_on_commit, queue_emails, settle_lost_sends
 from .rematches import expire_rematch_offers
-from .turns import attended, bot_levels, bots_task, start_clock
+from .turns import attended, bot_levels, bots_task
+from .vacations import _end_vacations, _warn_vacations
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +54,6 @@ CATCHUP_RETRY = tuple(timedelta(minutes=m) for m in (15, 30, 60, 60, 60, 60))
 LOST_EMAIL = timedelta(minutes=5)  # an email queued this long ago and not sent: its task was lost
 STALE_EMAIL = timedelta(days=1)  # too late to be of use: given up
 QUIET = timedelta(minutes=5)  # "your turn" waits until the player has been away this long
-VACATION_DAYS = 14  # a year
-VACATION_WARNING = timedelta(days=1)
 
 
 def due(now=None) -> dict:
@@ -327,100 +324,3 @@ def _expire_tables(now) -> int:
             announce_on_commit(game)
             notify_people_on_commit("table_expired", game, key=str(game.pk))
     return len(games)
-
-
-# --- vacations ----------------------------------------------------------------------------------
-
-
-def current_vacation(user) -> Vacation | None:
-    """The vacation ``user`` is on, not yet ended (by itself or by coming back), or None."""
-    return Vacation.objects.filter(user=user, ended_at__isnull=True).first()
-
-
-def vacation_left(user, now) -> timedelta:
-    """What is left of this calendar year's vacation days."""
-    year_start = datetime(now.year, 1, 1, tzinfo=UTC)
-    used = timedelta()
-    for vacation in Vacation.objects.filter(user=user, ends_at__gt=year_start):
-        end = vacation.ended_at or min(vacation.ends_at, now)
-        used += max(end - max(vacation.started_at, year_start), timedelta())
-    return max(timedelta(days=VACATION_DAYS) - used, timedelta())
-
-
-def start_vacation(user, days: int, now=None) -> Vacation:
-    """Go away for ``days`` days: deadlines in correspondence games stop until the vacation
-    ends (by itself, or when the player comes back)."""
-    now = now or clock.now()
-    if not user.is_authenticated or user.is_bot:
-        raise ActionError(_("Log in to take a vacation."), code="login")
-    if type(days) is not int or days < 1:
-        raise ActionError(_("Choose a whole number of days, at least one."), code="days")
-    with transaction.atomic():
-        User.objects.select_for_update().get(pk=user.pk)  # one request at a time per player
-        if Vacation.objects.filter(user=user, ended_at__isnull=True).exists():
-            raise ActionError(_("You are already on vacation."), code="on_vacation")
-        left = vacation_left(user, now)
-        if timedelta(days=days) > left:
-            raise ActionError(
-                _("You have %(days)s vacation days left this year.")
-                % {"days": round(left / timedelta(days=1), 1)},
-                code="too_long",
-            )
-        vacation = Vacation.objects.create(
-            user=user, started_at=now, ends_at=now + timedelta(days=days)
-        )
-        for seat in _correspondence_seats(user).filter(deadline__isnull=False):
-            seat.paused_seconds = max(int((seat.deadline - now).total_seconds()), 0)
-            seat.deadline = seat.reminder_due = None
-            seat.save(update_fields=["paused_seconds", "deadline", "reminder_due"])
-    return vacation
-
-
-def end_vacation(user, now=None) -> None:
-    """Back from vacation: paused deadlines run again with the time they had left."""
-    now = now or clock.now()
-    with transaction.atomic():
-        vacation = Vacation.objects.select_for_update().filter(user=user, ended_at__isnull=True)
-        vacation = vacation.first()
-        if vacation is None:
-            raise ActionError(_("You are not on vacation."), code="not_on_vacation")
-        vacation.ended_at = min(now, vacation.ends_at)
-        vacation.save(update_fields=["ended_at"])
-        for seat in _correspondence_seats(user).filter(paused_seconds__isnull=False):
-            start_clock(seat, seat.paused_seconds, now)
-            seat.save(update_fields=["deadline", "reminder_due", "paused_seconds"])
-
-
-def _correspondence_seats(user):
-    return Seat.objects.filter(
-        user=user,
-        acting_since__isnull=False,
-        game__status=Game.Status.ACTIVE,
-        game__time_control=Game.TimeControl.CORRESPONDENCE,
-    )
-
-
-def _end_vacations(now) -> int:
-    ended = 0
-    for vacation in Vacation.objects.filter(ended_at__isnull=True, ends_at__lte=now).select_related(
-        "user"
-    ):
-        end_vacation(vacation.user, vacation.ends_at)
-        ended += 1
-    return ended
-
-
-def _warn_vacations(now) -> int:
-    with transaction.atomic():
-        ending = list(
-            Vacation.objects.select_for_update(skip_locked=True)
-            .filter(
-                ended_at__isnull=True,
-                warned_at__isnull=True,
-                ends_at__lte=now + VACATION_WARNING,
-                ends_at__gt=now,
-            )
-            .values_list("pk", flat=True)
-        )
-        Vacation.objects.filter(pk__in=ending).update(warned_at=now)
-        return queue_emails((("vacation_ending", [pk]) for pk in ending), now)

@@ -7,8 +7,9 @@ from django.core import mail
 from django.urls import reverse
 
 from games.actions import ActionError, create_game, end_vacation, start_vacation
-from games.actions.deadlines import due, vacation_left
+from games.actions.deadlines import due
 from games.actions.deadlines import due as sweep
+from games.actions.vacations import vacation_left
 from games.models import Game, Vacation
 
 from .conftest import correspondence_game
