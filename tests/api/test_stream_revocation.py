@@ -49,13 +49,13 @@ def told(request, settings, monkeypatch):
     way = request.param
     if way == "here":
         settings.REDIS_URL = ""
-        monkeypatch.setattr(live, "DB_CHECK", 3600.0)
+        monkeypatch.setattr(live.listening, "DB_CHECK", 3600.0)
     else:
         # as if every change were made by another process (a worker, another web process)
         monkeypatch.setattr(live.hub, "tell_here", lambda *told: None)
         settings.REDIS_URL = REDIS if way == "redis" else ""
     if way == "redis":
-        monkeypatch.setattr(live, "DB_SAFETY_CHECK", 3600.0)  # only pub/sub can tell
+        monkeypatch.setattr(live.listening, "DB_SAFETY_CHECK", 3600.0)  # only pub/sub can tell
 
     async def ready():
         if way != "redis":

@@ -48,8 +48,9 @@ def test_a_move_made_elsewhere_reaches_an_open_stream_through_redis(
 ):
     settings.REDIS_URL = "redis://127.0.0.1:6379/8"
     told_only_from_elsewhere(monkeypatch)
-    monkeypatch.setattr(live, "DB_CHECK", 3600.0)  # the database checks never come:
-    monkeypatch.setattr(live, "DB_SAFETY_CHECK", 3600.0)  # only pub/sub can tell the stream
+    # the database checks never come: only pub/sub can tell the stream
+    monkeypatch.setattr(live.listening, "DB_CHECK", 3600.0)
+    monkeypatch.setattr(live.listening, "DB_SAFETY_CHECK", 3600.0)
     game = create_game(alice, players=2)
 
     async def scenario():
@@ -70,7 +71,7 @@ def test_a_move_made_by_this_process_reaches_its_streams_without_a_database_chec
     alice, bob, settings, monkeypatch
 ):
     settings.REDIS_URL = ""
-    monkeypatch.setattr(live, "DB_CHECK", 3600.0)  # the database check never comes
+    monkeypatch.setattr(live.listening, "DB_CHECK", 3600.0)  # the database check never comes
     game = create_game(alice, players=2)
 
     async def scenario():
@@ -100,7 +101,7 @@ def test_a_quiet_game_s_stream_says_it_is_alive_though_the_hub_repeats_versions(
     """The hub's database check hands every stream the version it already has, a few times a
     second: that is not news, and must not hold back the keep-alive a proxy waits for."""
     settings.REDIS_URL = ""
-    monkeypatch.setattr(live, "DB_CHECK", 0.05)
+    monkeypatch.setattr(live.listening, "DB_CHECK", 0.05)
     monkeypatch.setattr(stream, "KEEP_ALIVE", 0.5)
     game = create_game(alice, players=2)
 
