@@ -17,7 +17,8 @@ from ninja.security import django_auth
 from games import actions, engine, lookups, selectors
 from games.actions import ActionError, StaleVersion
 from games.actions.errors import RateLimited
-from games.forms import CreateGameForm, first_error
+from games.forms import first_error
+from games.forms.new_game import CreateGameForm
 from games.models import Game
 
 from .access import (

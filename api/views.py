@@ -12,7 +12,8 @@ from django.utils.translation import gettext_lazy
 from common.forms import Form
 from games import lookups
 from games.actions import ActionError, become_bot_account
-from games.forms import ConfirmForm, first_error
+from games.forms import first_error
+from games.forms.table import ConfirmForm
 
 from .models import Scope
 from .tokens import create_token, live_tokens, revoke_token

@@ -85,10 +85,13 @@ def form_fields() -> set[str]:
     from django import forms
 
     import accounts.forms
-    import games.forms
+    import games.forms.new_game
+    import games.forms.players
+    import games.forms.table
 
     names = {f"seat_{p}" for p in range(1, 5)}  # CreateGameForm adds these when made
-    for module in (games.forms, accounts.forms):
+    game_forms = (games.forms.new_game, games.forms.players, games.forms.table)
+    for module in (*game_forms, accounts.forms):
         for value in vars(module).values():
             if isinstance(value, type) and issubclass(value, forms.BaseForm):
                 names |= set(value.base_fields)
@@ -398,11 +401,19 @@ def our_forms():
 
     import accounts.forms
     import api.views
-    import games.forms
+    import games.forms.new_game
+    import games.forms.players
+    import games.forms.table
 
     return [
         value
-        for module in (games.forms, accounts.forms, api.views)
+        for module in (
+            games.forms.new_game,
+            games.forms.players,
+            games.forms.table,
+            accounts.forms,
+            api.views,
+        )
         for value in vars(module).values()
         if isinstance(value, type)
         and issubclass(value, forms.BaseForm)

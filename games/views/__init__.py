@@ -12,6 +12,7 @@ render. ``games/urls.py`` names each one where it lives:
 - ``players``: a player's page and games, their vacation, the email unsubscribe link.
 
 Every POST works without JavaScript (the answer redirects back to a page); under HTMX
-(``request.htmx``) a table's form gets the game fragment (``games/game.html#game``) and a chat's
-form the chat's lines instead.
+(``request.htmx``) a table's form gets the game fragment instead (``games/game.html#game``, or
+the table with its chat when the player takes or leaves a seat), and a chat's form the chat's
+lines.
 """

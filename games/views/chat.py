@@ -14,7 +14,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import actions, limits, selectors
 from games.actions import ActionError
 from games.actions.errors import RateLimited
-from games.forms import ChatForm, ReportForm, first_error
+from games.forms import first_error
+from games.forms.table import ChatForm, ReportForm
 from games.views.answers import no_such_game, people_only, too_many
 
 CHAT_FRAGMENT = "games/game.html#chat_lines"

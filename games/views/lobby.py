@@ -18,12 +18,12 @@ from games.actions.errors import RateLimited
 from games.actions.lobby import PLAY_AGAINST_BOTS_SECONDS
 from games.actions.tutorial import start as start_tutorial
 from games.engine import PLAYER_COUNTS
-from games.forms import (
+from games.forms import first_error
+from games.forms.new_game import (
     DEFAULT_PLAYERS,
     CreateGameForm,
     GamesInPlayForm,
     PlayAgainstBotsForm,
-    first_error,
     new_game_choices,
     time_label,
 )

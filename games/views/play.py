@@ -15,7 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from games import actions, lookups, selectors
 from games.actions import ActionError
 from games.actions.rematches import accept_rematch, decline_rematch
-from games.forms import ConfirmForm, MoveForm
+from games.forms.table import ConfirmForm, MoveForm
 from games.views.answers import (
     GAME_FRAGMENT,
     game_fragment,

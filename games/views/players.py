@@ -16,10 +16,11 @@ from django.views.decorators.csrf import csrf_exempt
 from accounts.models import User
 from games import actions, clock, player_record
 from games.actions import ActionError
-from games.actions.deadlines import VACATION_DAYS, current_vacation, vacation_left
 from games.actions.notify import unsubscribe as unsubscribe_from
 from games.actions.notify import unsubscriber
-from games.forms import VacationForm, first_error
+from games.actions.vacations import VACATION_DAYS, current_vacation, vacation_left
+from games.forms import first_error
+from games.forms.players import VacationForm
 from games.notifications import read_unsubscribe_token
 
 

@@ -13,7 +13,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts.models import User
 from games import actions, lookups, selectors
 from games.actions import ActionError
-from games.forms import BotAccountForm, InviteForm, JoinForm, LevelForm, PositionForm
+from games.forms.table import BotAccountForm, InviteForm, JoinForm, LevelForm, PositionForm
 from games.models import Game
 from games.views.answers import person_post, refusal, table_action, table_answer
 

@@ -1,6 +1,6 @@
 /* Nyet! online: the lobby's new-game form shows the seats of the chosen number of players only.
    Without this script every seat is shown, the page says that those beyond the number of
-   players are ignored, and the server ignores them (games.forms.CreateGameForm). */
+   players are ignored, and the server ignores them (games.forms.new_game.CreateGameForm). */
 (function () {
   "use strict";
 

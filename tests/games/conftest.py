@@ -84,7 +84,7 @@ def clock(monkeypatch):
 
 
 def form_data(move: dict) -> dict:
-    """The game page's move form (games.forms.MoveForm) for an engine move in its JSON form."""
+    """The game page's move form (games.forms.table.MoveForm) for an engine move's JSON form."""
     if "token" in move:
         return {"kind": "token", "box": ":".join(move["token"])}
     if "teams" in move:

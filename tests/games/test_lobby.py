@@ -19,7 +19,7 @@ from games.actions import (
     start_game,
 )
 from games.actions.lobby import TIME_CONTROLS
-from games.forms import CreateGameForm
+from games.forms.new_game import CreateGameForm
 from games.models import CHARACTERS, Game, Round
 
 pytestmark = pytest.mark.django_db

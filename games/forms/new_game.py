@@ -1,33 +1,19 @@
-"""The forms behind every POST of the game pages. They shape untrusted input (types, lengths,
-bounded integers) and refuse it with the same sentences the actions use; whether a move or a
-table change is allowed is the actions' (and the engine's) question.
-
-Messages repeat at most a short prefix of what was sent (``quote``).
-"""
+"""The new-game form and the menus the lobby builds from it (what it offers comes from the code
+that checks it), the lobby's one-click play against bots, and the filters of the games in play
+(a GET form)."""
 
 from __future__ import annotations
 
 from django import forms
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
 from common.forms import Form
-from common.refusals import quote
-from games.actions.deadlines import VACATION_DAYS
 from games.actions.lobby import MAX_TARGET, TIME_CONTROLS
 from games.engine import PLAYER_COUNTS
-from games.engine.cards import ALL_CARDS
-from games.engine.moves import KINDS
 from games.models import CHARACTERS, Game, offers_bot_level
 
-MALFORMED = _("That move is not understood.")
-MAX_VERSION = 2**31 - 1  # Game.version is a PositiveIntegerField
-SEATS = [(str(s), str(s)) for s in range(5)]
-BOT_LEVELS = tuple(User.BotLevel.values)
-LONGEST_CARD = max(len(c) for c in ALL_CARDS)
-VACATION_DAYS_AT_MOST = 366  # more than a year's allowance, less than any date overflow
 LIVE = Game.TimeControl.LIVE
 DEFAULT_TIME = f"{LIVE}:{5 * 60}"
 DEFAULT_PLAYERS = 4
@@ -97,78 +83,6 @@ def new_game_choices() -> dict:
         ],
         "visibility_choices": VISIBILITY_CHOICES,
     }
-
-
-class Strings(forms.Field):
-    """Every value sent under one name (``cards=B7&cards=Y2``), each a short string."""
-
-    widget = forms.MultipleHiddenInput
-
-    def __init__(self, *, max_items: int, max_length: int, **kwargs):
-        self.max_items = max_items
-        self.max_length = max_length
-        super().__init__(**kwargs)
-
-    def to_python(self, value) -> list[str]:
-        values = list(value or [])
-        if len(values) > self.max_items or any(
-            not isinstance(v, str) or len(v) > self.max_length for v in values
-        ):
-            raise ValidationError(MALFORMED, code="malformed")
-        return values
-
-
-class MoveForm(Form):
-    """One move, as the game page posts it (another engineer builds the page on this contract):
-    ``version`` and ``kind`` always; then by kind, token: ``box`` = "<line>:<box>"; teams:
-    ``partner`` (a seat, 0 to 2 times: the first player's partners) and ``bonus`` (a seat, or
-    empty); discard: ``cards`` (repeated); pass and play: ``card``."""
-
-    version = forms.IntegerField(min_value=0, max_value=MAX_VERSION)
-    # A discard or pass is chosen by all seats at once: its page says which round it was for,
-    # so that the others' choices meanwhile do not make it stale (games.actions.submit_move).
-    round = forms.IntegerField(min_value=1, max_value=1000, required=False)
-    kind = forms.ChoiceField(choices=[(k, k) for k in KINDS])
-    box = forms.CharField(required=False, max_length=20)
-    partner = forms.TypedMultipleChoiceField(choices=SEATS, coerce=int, required=False)
-    bonus = forms.TypedChoiceField(
-        choices=[("", ""), *SEATS], coerce=int, empty_value=None, required=False
-    )
-    cards = Strings(max_items=15, max_length=LONGEST_CARD, required=False)
-    card = forms.CharField(required=False, max_length=LONGEST_CARD)
-
-    def clean(self):
-        data = super().clean()
-        if self.errors:
-            raise ValidationError(MALFORMED, code="malformed")
-        kind = data["kind"]
-        if kind == "token" and data["box"].count(":") != 1:
-            raise ValidationError(MALFORMED, code="malformed")
-        if kind in ("pass", "play") and not data["card"]:
-            raise ValidationError(MALFORMED, code="malformed")
-        return data
-
-    def move(self, seat: int | None) -> dict:
-        """The engine's move, in its JSON form without the seat (``{"play": "Y7"}``). A team is
-        the first player's (``seat``) with the partners named."""
-        data = self.cleaned_data
-        kind = data["kind"]
-        if kind == "token":
-            return {"token": data["box"].split(":")}
-        if kind == "teams":
-            return {"teams": {"team": [seat, *data["partner"]], "bonus": data["bonus"]}}
-        if kind == "discard":
-            return {"discard": data["cards"]}
-        return {kind: data["card"]}
-
-
-def first_error(form: forms.Form) -> str:
-    """The form's first message, the form's own before its fields' (one is enough for a player
-    to put things right)."""
-    for errors in (form.non_field_errors(), *form.errors.values()):
-        if errors:
-            return str(errors[0])
-    return str(MALFORMED)
 
 
 class CreateGameForm(Form):
@@ -266,111 +180,6 @@ class PlayAgainstBotsForm(Form):
         """The keyword arguments of ``actions.play_against_bots``."""
         data = self.cleaned_data
         return {"players": data["players"], "time_control": data["pace"] or LIVE}
-
-
-class LevelForm(Form):
-    """A bot level (add a bot; start with bots in the open seats)."""
-
-    level = forms.CharField(required=False, strip=False)
-
-    def __init__(self, *args, default: str = "", **kwargs):
-        super().__init__(*args, **kwargs)
-        self.default = default
-
-    def clean_level(self) -> str:
-        level = self.cleaned_data["level"] or self.default
-        if level not in BOT_LEVELS:
-            raise ValidationError(
-                _("There is no bot level “%(level)s”.") % {"level": quote(level)}, code="level"
-            )
-        return level
-
-
-class PositionForm(Form):
-    position = forms.IntegerField(
-        min_value=0,
-        max_value=4,
-        error_messages={
-            key: _("There is no bot in that seat.")
-            for key in ("required", "invalid", "min_value", "max_value")
-        },
-    )
-
-
-class ConfirmForm(Form):
-    """The second click of an action that cannot be undone (resigning): the button says "Yes"."""
-
-    confirm = forms.BooleanField(
-        error_messages={"required": _("Nothing was done: confirm with the “Yes” button.")}
-    )
-
-
-class JoinForm(Form):
-    """The invite code, when the table is private (a wrong one is answered as no code at all)."""
-
-    invite = forms.CharField(required=False, max_length=64)
-
-    def code(self) -> str:
-        return self.cleaned_data["invite"] if self.is_valid() else ""
-
-
-class BotAccountForm(Form):
-    """A bot account to seat at the table, by its username."""
-
-    username = forms.CharField(
-        max_length=150,
-        error_messages={
-            "required": _("Give the username of a bot account."),
-            "max_length": _("There is no bot account by that name."),
-        },
-    )
-
-
-class InviteForm(Form):
-    username = forms.CharField(error_messages={"required": _("Give the username of a player.")})
-
-    def clean_username(self) -> str:
-        username = self.cleaned_data["username"]
-        if len(username) > User._meta.get_field("username").max_length:
-            raise ValidationError(
-                _("There is no player called “%(name)s”.") % {"name": quote(username)},
-                code="no_user",
-            )
-        return username
-
-
-class VacationForm(Form):
-    DAYS = _("Choose a whole number of days, at least one.")
-
-    action = forms.ChoiceField(required=False, choices=[("start", "start"), ("end", "end")])
-    days = forms.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=VACATION_DAYS_AT_MOST,
-        error_messages={"invalid": DAYS, "min_value": DAYS},
-    )
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["days"].error_messages["max_value"] = _(
-            "A vacation lasts at most %(days)s days a year."
-        ) % {"days": VACATION_DAYS}
-
-    def clean(self):
-        data = super().clean()
-        if data.get("action") != "end" and not self.errors and data.get("days") is None:
-            raise ValidationError(self.DAYS, code="days")
-        return data
-
-
-class ChatForm(Form):
-    """A chat message; what it may say is checked by ``actions.post_chat``."""
-
-    text = forms.CharField(required=False, strip=False)
-
-
-class ReportForm(Form):
-    message = forms.IntegerField(min_value=1, max_value=2**31 - 1)
 
 
 class GamesInPlayForm(Form):
