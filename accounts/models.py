@@ -14,6 +14,9 @@ class User(AbstractUser):
     """A player, human or bot. Our own model from the first migration, so fields can be added
     later without swapping the user model under existing data."""
 
+    # The site's bot levels: what the games, their forms and the API offer is derived from this
+    # list. Each is the level of a bot in ``games.bots.BOTS`` (which cannot import this module,
+    # nor this one import the games): tests/games/test_bot_levels.py fails if they disagree.
     class BotLevel(models.TextChoices):
         EASY = "easy", _("Easy")
         MEDIUM = "medium", _("Medium")

@@ -26,7 +26,6 @@ from .notify import notify_people_on_commit
 from .records import first_round
 from .turns import after_commit, sync_acting
 
-BOT_LEVELS = tuple(User.BotLevel.values)
 TIME_CONTROLS = {
     Game.TimeControl.LIVE: (60, 2 * 60, 5 * 60, 10 * 60),
     Game.TimeControl.CORRESPONDENCE: tuple(d * 24 * 3600 for d in (1, 2, 3, 7)),
@@ -86,7 +85,7 @@ def _lock_own_open_game(user, game_id: int) -> Game:
 
 def _check_level(level: str, time_control: str | None = None) -> str:
     """A level there is, and, given the table's ``time_control``, one that the table offers."""
-    if level not in BOT_LEVELS:
+    if level not in User.BotLevel.values:
         raise ActionError(
             _("There is no bot level “%(level)s”.") % {"level": quote(level)}, code="level"
         )

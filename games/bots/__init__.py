@@ -15,6 +15,7 @@ by default, ``seconds=``; Expert's: 5 s); without a clock it searches a fixed nu
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .easy import Easy
@@ -22,22 +23,35 @@ from .hard import Expert, Hard
 from .medium import Medium
 from .random_bot import RandomBot
 
-LEVELS = ("easy", "medium", "hard", "expert")
+# Each level and the bot that plays it, weakest first. The site names the same levels, with
+# their labels, in ``accounts.models.User.BotLevel``: two lists, as the accounts import no game
+# code and the bots no Django; tests/games/test_bot_levels.py fails if they disagree.
+BOTS: dict[str, Callable[..., Easy | Medium | Hard | Expert]] = {
+    "easy": Easy,
+    "medium": Medium,
+    "hard": Hard,
+    "expert": Expert,
+}
+LEVELS = tuple(BOTS)
 STAND_IN = "medium"  # plays for a player who times out
 
 
 def make_bot(level: str, seed: int | str = 0, **options: Any) -> Easy | Medium | Hard | Expert:
     """A bot of this level; ``options`` (``samples``, ``seconds``, ``clock``) are Hard's and
     Expert's."""
-    if level == "easy":
-        return Easy(seed)
-    if level == "medium":
-        return Medium(seed)
-    if level == "hard":
-        return Hard(seed, **options)
-    if level == "expert":
-        return Expert(seed, **options)
-    raise ValueError(f"no bot level {level!r}; choose one of {', '.join(LEVELS)}")
+    if level not in BOTS:
+        raise ValueError(f"no bot level {level!r}; choose one of {', '.join(LEVELS)}")
+    return BOTS[level](seed, **options)
 
 
-__all__ = ["LEVELS", "STAND_IN", "Easy", "Expert", "Hard", "Medium", "RandomBot", "make_bot"]
+__all__ = [
+    "BOTS",
+    "LEVELS",
+    "STAND_IN",
+    "Easy",
+    "Expert",
+    "Hard",
+    "Medium",
+    "RandomBot",
+    "make_bot",
+]

@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.models import User
 from games.engine import SETUPS
 
 CHARACTERS = (_("Wolf"), _("Crane"), _("Tiger"), _("Bear"), _("Eagle"))
@@ -27,7 +28,7 @@ def before_first_card(state) -> bool:
 # Only correspondence tables offer them, where nobody sits waiting for the next move, and their
 # turns have a task and a queue of their own (``games.actions.turns.bots_task``), so that no
 # live table's bot reply or timeout ever waits behind them.
-THINKING_BOT_LEVELS = frozenset({"expert"})
+THINKING_BOT_LEVELS = frozenset({User.BotLevel.EXPERT})
 
 
 def offers_bot_level(time_control: str, level: str) -> bool:
