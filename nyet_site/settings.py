@@ -297,7 +297,7 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "lobby"
 # only way in from a new browser to an account under attack (accounts.login_guard).
 ACCOUNT_LOGIN_BY_CODE_ENABLED = True
 # Redis, when set: the broker (unless CELERY_BROKER_URL says otherwise), the cache, and the
-# pub/sub that pushes each move to the open game pages at once (games/live.py). Without it the
+# pub/sub that pushes each move to the open game pages at once (games/live). Without it the
 # pages hear of moves by reading the database a few times a second.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 

@@ -1,4 +1,4 @@
-"""Redis away for the live push (games/live.py, games/presence.py): one breaker for all that is
+"""Redis away for the live push (games/live, games/presence.py): one breaker for all that is
 live in a process. The first failure, whoever meets it, pauses announcing, the watchers' count
 and presence for ``PUBLISH_RETRY_AFTER`` seconds, and is logged once; after the cool-down one try
 again; once Redis answers, everything uses it again."""
