@@ -12,6 +12,7 @@ from django.core.paginator import Paginator
 from django.db.models import F, OuterRef, Prefetch, Q, Subquery
 from django.db.models.functions import Coalesce
 
+from accounts.models import User
 from games import clock, results, table
 from games.models import Game, MoveRecord, Round, Seat
 from games.selectors.seats import SEAT_FIELDS, Viewer, position_of, with_seats
@@ -72,78 +73,16 @@ def lobby(user: Viewer) -> Lobby:
     games."""
     open_games = open_tables()
     mine: dict[str, list[MyGame]] = {"turn": [], "others": [], "open": [], "ended": []}
-    last_against_bots: LastAgainstBots | None = None
     if user.is_authenticated:
-        finished_long_ago = clock.now() - timedelta(days=30)
-        mine_now = Seat.objects.filter(
-            user=user, game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE]
-        ).values("game_id")
-        ended = (
-            Seat.objects.filter(
-                user=user, game__status__in=ENDED, game__finished_at__gte=finished_long_ago
-            )
-            .exclude(game__tutorial=True)  # a finished guide is no game to look back on
-            .order_by("-game__finished_at", "-game_id")
-            .values("game_id")[:LOBBY_FINISHED]
-        )
-        # Every seat of those games, with its player and its game, in one query: the user's own
-        # seats are among them.
-        rows = list(
-            Seat.objects.filter(Q(game__in=mine_now) | Q(game__in=ended))
-            .select_related("game", "user")
-            .only(
-                *SEAT_FIELDS,
-                "game__status",
-                "game__players",
-                "game__time_control",
-                "game__move_seconds",
-                "game__started_at",
-                "game__created_at",
-                "game__finished_at",
-            )
-            .order_by("game_id", "position")
-        )
-        at_table: dict[int, list[Seat]] = {}
-        for seat in rows:
-            at_table.setdefault(seat.game_id, []).append(seat)
-        seats = [seat for seat in rows if seat.user_id == user.pk]
-        for seat in seats:
-            status = seat.game.status
-            if status == Game.Status.ACTIVE:
-                section = "turn" if seat.acting_since else "others"
-            else:
-                section = "open" if status == Game.Status.OPEN else "ended"
-            item: MyGame = {"game": seat.game, "seat": seat, "seats": at_table[seat.game_id]}
-            if section == "others":  # whom the game waits for
-                item["acting"] = ", ".join(
-                    str(s.name) for s in at_table[seat.game_id] if s.acting_since
-                )
-            if status == Game.Status.FINISHED:  # the user's place, as the result says it
-                table_seats = at_table[seat.game_id]
-                place = results.of_seats([s.score for s in table_seats], table_seats)
-                item["place"] = place.place_of(seat.position)
-                item["ordinal"] = table.ordinal(item["place"].rank)
-            mine[section].append(item)
-        # Waiting for the user: soonest deadline first; the games ended, the latest first; the
-        # others, newest first.
-        mine["turn"].sort(
-            key=lambda i: (i["seat"].deadline is None, i["seat"].deadline or i["seat"].acting_since)
-        )
-        mine["others"].sort(
-            key=lambda i: i["game"].started_at or i["game"].created_at, reverse=True
-        )
-        mine["open"].sort(key=lambda i: i["game"].created_at, reverse=True)
-        mine["ended"].sort(
-            key=lambda i: (i["game"].finished_at or i["game"].created_at, i["game"].pk),
-            reverse=True,
-        )
-        last = max(
-            (item["game"] for items in mine.values() for item in items if _against_bots(item)),
-            key=lambda game: game.created_at,
-            default=None,
-        )
-        if last is not None:
-            last_against_bots = {"players": last.players, "pace": last.time_control}
+        mine = _my_games(user)
+    last = max(
+        (item["game"] for items in mine.values() for item in items if _against_bots(item)),
+        key=lambda game: game.created_at,
+        default=None,
+    )
+    last_against_bots: LastAgainstBots | None = None
+    if last is not None:
+        last_against_bots = {"players": last.players, "pace": last.time_control}
     for game in open_games:  # a Join button for a table the visitor has no seat at
         game.seated = position_of(game, user) is not None
     return {
@@ -152,6 +91,75 @@ def lobby(user: Viewer) -> Lobby:
         "any_games": any(mine.values()),
         "last_against_bots": last_against_bots,
     }
+
+
+def _my_games(user: User) -> dict[str, list[MyGame]]:
+    """The lobby's sections of ``user``'s games (``lobby``), each in its order (one query)."""
+    mine: dict[str, list[MyGame]] = {"turn": [], "others": [], "open": [], "ended": []}
+    finished_long_ago = clock.now() - timedelta(days=30)
+    mine_now = Seat.objects.filter(
+        user=user, game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE]
+    ).values("game_id")
+    ended = (
+        Seat.objects.filter(
+            user=user, game__status__in=ENDED, game__finished_at__gte=finished_long_ago
+        )
+        .exclude(game__tutorial=True)  # a finished guide is no game to look back on
+        .order_by("-game__finished_at", "-game_id")
+        .values("game_id")[:LOBBY_FINISHED]
+    )
+    # Every seat of those games, with its player and its game, in one query: the user's own
+    # seats are among them.
+    rows = list(
+        Seat.objects.filter(Q(game__in=mine_now) | Q(game__in=ended))
+        .select_related("game", "user")
+        .only(
+            *SEAT_FIELDS,
+            "game__status",
+            "game__players",
+            "game__time_control",
+            "game__move_seconds",
+            "game__started_at",
+            "game__created_at",
+            "game__finished_at",
+        )
+        .order_by("game_id", "position")
+    )
+    at_table: dict[int, list[Seat]] = {}
+    for seat in rows:
+        at_table.setdefault(seat.game_id, []).append(seat)
+    for seat in (seat for seat in rows if seat.user_id == user.pk):
+        section, item = _my_game(seat, at_table[seat.game_id])
+        mine[section].append(item)
+    # Waiting for the user: soonest deadline first; the games ended, the latest first; the
+    # others, newest first.
+    mine["turn"].sort(
+        key=lambda i: (i["seat"].deadline is None, i["seat"].deadline or i["seat"].acting_since)
+    )
+    mine["others"].sort(key=lambda i: i["game"].started_at or i["game"].created_at, reverse=True)
+    mine["open"].sort(key=lambda i: i["game"].created_at, reverse=True)
+    mine["ended"].sort(
+        key=lambda i: (i["game"].finished_at or i["game"].created_at, i["game"].pk),
+        reverse=True,
+    )
+    return mine
+
+
+def _my_game(seat: Seat, table_seats: list[Seat]) -> tuple[str, MyGame]:
+    """The lobby's section for the game of the user's ``seat``, and its item there."""
+    status = seat.game.status
+    if status == Game.Status.ACTIVE:
+        section = "turn" if seat.acting_since else "others"
+    else:
+        section = "open" if status == Game.Status.OPEN else "ended"
+    item: MyGame = {"game": seat.game, "seat": seat, "seats": table_seats}
+    if section == "others":  # whom the game waits for
+        item["acting"] = ", ".join(str(s.name) for s in table_seats if s.acting_since)
+    if status == Game.Status.FINISHED:  # the user's place, as the result says it
+        place = results.of_seats([s.score for s in table_seats], table_seats)
+        item["place"] = place.place_of(seat.position)
+        item["ordinal"] = table.ordinal(item["place"].rank)
+    return section, item
 
 
 def _against_bots(item: MyGame) -> bool:
