@@ -89,7 +89,7 @@ def ranking_rows(
 def rematch_offer(game: Game, infos: Sequence[SeatInfo]) -> dict[str, object]:
     """What a finished game's page says of its rematch (``RematchOffer``, the latest), for the
     viewer of ``infos`` (``is_me``): who asked, who accepted, whom it waits for, how it ended,
-    and the new game once it started. The people are the seats' (``actions.lobby
+    and the new game once it started. The people are the seats' (``actions.rematches
     .rematch_people``): persons with an account and bot accounts, not our bots. One query."""
     offer = game.rematch_offers.first()
     people = [i for i in infos if i.user_id and (not i.is_bot or i.bot_account) and i.username]
