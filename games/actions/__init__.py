@@ -1,9 +1,13 @@
 """The one write path: every change to a game goes through these functions.
 
 Views, Celery tasks, the admin and management commands call them; nothing else writes game
-records. Each public action validates untrusted input (``check_*``), locks the game row, writes
-(``do_*``), and queues side effects with ``transaction.on_commit``. A refusal raises
-``ActionError`` with a message for the player and changes nothing.
+records. Each public action validates untrusted input, locks what it changes (most often the
+game row), writes, and queues side effects with ``transaction.on_commit`` (a move's steps by
+name: ``moves.check_move``, then ``moves.do_move``). A refusal raises ``ActionError`` with a
+message for the player and changes nothing. The modules: ``lobby`` (tables before play),
+``invitations``, ``rematches``, ``moves`` and ``turns`` (play), ``records`` (the records written
+from each move), ``deadlines`` (what the live tick and the sweep find due), ``vacations``,
+``chat``, ``notify`` (the email outbox), ``tutorial``.
 """
 
 from .chat import bar_from_chat, hide_chat, post_chat, report_chat

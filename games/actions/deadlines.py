@@ -1,5 +1,5 @@
 """Time: what the live tick and the periodic sweep find due. (Vacations, which pause the
-correspondence deadlines, are in ``vacations``; the sweep ends and announces them.)
+correspondence deadlines, are in ``vacations``; the sweep ends them, and warns of their end.)
 
 The live tick (``tick``, every second, ``manage.py tick``) looks after live tables, whose turns
 last seconds to minutes: it plays the stand-in's move for a seat out of time itself (one quick

@@ -1,8 +1,8 @@
 """Tables before play: create, join, leave, seat or unseat bots (our levels and people's bot
 accounts), start; turning a new account into a bot account; and, before an account is deleted,
 giving up its seats (``release_seats``). Invitations to a table are in ``invitations``, the
-rematch that follows a finished game in ``rematches``; both seat people through the helpers
-here."""
+rematch that follows a finished game in ``rematches``; both use the helpers here (who may act,
+taking a seat, starting a game)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """A table and its seats: ``Game`` (its options, its seed, its version, ``state`` as a cache
 of the seed and the move log) and ``Seat`` (who sits where, and the seat's clock), with what
-a table offers (the characters, the bot levels it may seat)."""
+a table offers (the characters, the bot levels it may seat) and whether a game may still be
+aborted (``before_first_card``)."""
 
 from __future__ import annotations
 
