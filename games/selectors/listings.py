@@ -68,8 +68,8 @@ def lobby(user: Viewer) -> Lobby:
     them, soonest deadline first), ``others`` (in play, waiting for others), ``open`` (their
     tables waiting for players) and ``ended`` (finished, aborted or expired, the latest
     ``LOBBY_FINISHED`` of the last 30 days; the player's page has every finished one). A
-    rematch is not an open table: its seats are kept (``Game.seats_kept_from``), and its players
-    find it on the finished game's page and in their invitation. Three queries, however many
+    rematch (``Game.rematch_of``) is never an open table: it starts once its players accepted
+    the offer, and they find it on the finished game's page. Three queries, however many
     games."""
     open_games = open_tables()
     mine: dict[str, list[MyGame]] = {"turn": [], "others": [], "open": [], "ended": []}
