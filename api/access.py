@@ -16,7 +16,7 @@ from games.actions.errors import RateLimited
 from games.models import Game
 
 from . import tokens
-from .models import Scope
+from .models import ApiToken, Scope
 
 
 class BearerToken(HttpBearer):
@@ -24,15 +24,15 @@ class BearerToken(HttpBearer):
     session and its CSRF check (``django_auth``) are tried: a missing, wrong or revoked token is
     401 ``bad_token``, whatever the method."""
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> ApiToken | None:
         if not request.headers.get(self.header):
             return None
-        found = super().__call__(request)
+        found: ApiToken | None = super().__call__(request)
         if not found:
             raise AuthenticationError
         return found
 
-    def authenticate(self, request, token):
+    def authenticate(self, request: HttpRequest, token: str) -> ApiToken | None:
         found = tokens.find(token)
         if found is None:
             return None
@@ -80,7 +80,7 @@ def no_such_game() -> Refusal:
     return Refusal(404, "no_game", _("There is no such game."))
 
 
-def visible_game(request, game_id: int, invite_code: str = "") -> Game:
+def visible_game(request: HttpRequest, game_id: int, invite_code: str = "") -> Game:
     """The game, unless it is not this caller's to see: then exactly a missing game's answer,
     so that ids reveal nothing (``selectors.can_view``)."""
     game = lookups.visible_game(game_id, request.user, invite_code)

@@ -9,11 +9,16 @@ Every change goes through ``games.actions`` as the pages' do, with the same refu
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
 
+from accounts.models import User
 from games import actions, lookups
 from games.models import Invitation, RematchOffer
 
@@ -61,7 +66,7 @@ class RematchOut(Schema):
 # --- reading ------------------------------------------------------------------------------------
 
 
-def invitation_json(invitation: Invitation, user) -> dict:
+def invitation_json(invitation: Invitation, user: User) -> dict[str, Any]:
     return {
         "id": invitation.pk,
         "game": presenters.table_json(invitation.game, user),
@@ -72,12 +77,12 @@ def invitation_json(invitation: Invitation, user) -> dict:
     }
 
 
-def pending_invitations(user):
+def pending_invitations(user: User) -> QuerySet[Invitation]:
     """``user``'s invitations still waiting for an answer, to tables still open."""
     return lookups.pending_invitations(user)
 
 
-def my_invitation(request, invitation_id: int) -> Invitation:
+def my_invitation(request: HttpRequest, invitation_id: int) -> Invitation:
     """An invitation to me or from me; any other is answered as one that does not exist."""
     found = lookups.invitation_of(request.user, invitation_id)
     if found is None:
@@ -85,7 +90,7 @@ def my_invitation(request, invitation_id: int) -> Invitation:
     return found
 
 
-def rematch_json(offer: RematchOffer) -> dict:
+def rematch_json(offer: RematchOffer) -> dict[str, Any]:
     seats = lookups.players_at(offer.game_id)
     people = actions.rematches.rematch_people(seats)
     names = {p.pk: p.username for p in people}
@@ -109,11 +114,12 @@ def rematch_json(offer: RematchOffer) -> dict:
     response={200: InvitationsOut, 401: Error, 403: Error, 429: Error},
     by_alias=True,
 )
-def invitations(request):
+def invitations(request: HttpRequest) -> dict[str, list[dict[str, Any]]]:
     """My invitations waiting for an answer, to tables still open: ``incoming`` (to me) and
     ``outgoing`` (from me), newest first, each with its table."""
     access.need(request, Scope.READ)
-    incoming, outgoing = [], []
+    incoming: list[dict[str, Any]] = []
+    outgoing: list[dict[str, Any]] = []
     for invitation in pending_invitations(request.user)[: 2 * MAX_LISTED]:
         mine = invitation.invitee_id == request.user.pk
         listed = incoming if mine else outgoing
@@ -126,7 +132,7 @@ def invitations(request):
     "/games/{game_id}/rematch",
     response={200: RematchOut, 401: Error, 403: Error, 404: Error, 429: Error},
 )
-def rematch_offer(request, game_id: int):
+def rematch_offer(request: HttpRequest, game_id: int) -> dict[str, Any]:
     """The finished game's latest rematch offer: who asked, who accepted, whom it waits for,
     how it ended and the new game (404 ``no_offer`` when nobody asked)."""
     access.need(request, Scope.READ)
@@ -145,7 +151,7 @@ GAME_CHANGE = {200: GameOut, 400: Error, 401: Error, 403: Error, 404: Error, 429
 REMATCH_CHANGE = {200: RematchOut, 400: Error, 401: Error, 403: Error, 404: Error, 429: Error}
 
 
-def _playing(request, group: str = "play") -> None:
+def _playing(request: HttpRequest, group: str = "play") -> None:
     access.need(request, Scope.PLAY)
     access.counted(request, group)
 
@@ -155,7 +161,7 @@ def _playing(request, group: str = "play") -> None:
     response={201: InvitationOut, 400: Error, 401: Error, 403: Error, 404: Error, 429: Error},
     by_alias=True,
 )
-def invite(request, game_id: int, body: InviteIn):
+def invite(request: HttpRequest, game_id: int, body: InviteIn) -> Status[dict[str, Any]]:
     """Invite a player (a person or a bot account) by username to my open table: they are
     told on their account stream and by email, and may then sit even at a private table."""
     _playing(request, "invite")
@@ -166,7 +172,7 @@ def invite(request, game_id: int, body: InviteIn):
 
 
 @router.post("/invitations/{invitation_id}/accept", response=CHANGE)
-def accept(request, invitation_id: int):
+def accept(request: HttpRequest, invitation_id: int) -> dict[str, Any]:
     """Take a seat at the table I am invited to (the invitation is the right to sit, at a
     private table too). A full table starts."""
     _playing(request)
@@ -176,7 +182,7 @@ def accept(request, invitation_id: int):
 
 
 @router.post("/invitations/{invitation_id}/decline", response=ANSWER, by_alias=True)
-def decline(request, invitation_id: int):
+def decline(request: HttpRequest, invitation_id: int) -> dict[str, Any]:
     """Say no to an invitation to me."""
     _playing(request)
     invitation = my_invitation(request, invitation_id)
@@ -186,7 +192,7 @@ def decline(request, invitation_id: int):
 
 
 @router.post("/invitations/{invitation_id}/cancel", response=ANSWER, by_alias=True)
-def cancel(request, invitation_id: int):
+def cancel(request: HttpRequest, invitation_id: int) -> dict[str, Any]:
     """Take back an invitation I sent."""
     _playing(request)
     invitation = my_invitation(request, invitation_id)
@@ -195,7 +201,9 @@ def cancel(request, invitation_id: int):
     return invitation_json(invitation, request.user)
 
 
-def _game_change(request, game_id: int, action) -> dict:
+def _game_change(
+    request: HttpRequest, game_id: int, action: Callable[[User, int], object]
+) -> dict[str, Any]:
     _playing(request)
     access.visible_game(request, game_id)
     action(request.user, game_id)
@@ -206,19 +214,19 @@ def _game_change(request, game_id: int, action) -> dict:
 
 
 @router.post("/games/{game_id}/resign", response=GAME_CHANGE)
-def resign(request, game_id: int):
+def resign(request: HttpRequest, game_id: int) -> dict[str, Any]:
     """Give up my seat for good: the stand-in bot plays it to the end, and it ranks last."""
     return _game_change(request, game_id, actions.resign)
 
 
 @router.post("/games/{game_id}/abort", response=GAME_CHANGE)
-def abort(request, game_id: int):
+def abort(request: HttpRequest, game_id: int) -> dict[str, Any]:
     """End the game before its first card: unrated, nobody wins."""
     return _game_change(request, game_id, actions.abort_game)
 
 
 @router.post("/games/{game_id}/rematch", response=REMATCH_CHANGE)
-def rematch(request, game_id: int):
+def rematch(request: HttpRequest, game_id: int) -> dict[str, Any]:
     """Offer a rematch of a finished game, or accept the open offer (as lichess: asking while
     an offer is open is accepting it). The new game starts once every person and bot account of
     the game has accepted; then ``new_game`` names it."""
@@ -229,7 +237,7 @@ def rematch(request, game_id: int):
 
 
 @router.post("/games/{game_id}/rematch/decline", response=REMATCH_CHANGE)
-def decline_rematch(request, game_id: int):
+def decline_rematch(request: HttpRequest, game_id: int) -> dict[str, Any]:
     """Decline the open rematch offer, or cancel it if I had accepted it."""
     _playing(request)
     access.visible_game(request, game_id)

@@ -4,11 +4,14 @@ and a rating."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from accounts.models import Shown, User
 from games import engine, lookups, results, selectors
 from games.models import Game
 
 
-def seats_json(game: Game) -> list[dict]:
+def seats_json(game: Game) -> list[dict[str, Any]]:
     return [
         {
             "position": s.position,
@@ -20,12 +23,12 @@ def seats_json(game: Game) -> list[dict]:
     ]
 
 
-def my_seat(game: Game, user) -> int | None:
+def my_seat(game: Game, user: User) -> int | None:
     lookups.seats_in_order(game)  # read with the seats the answer shows: no query of its own
     return selectors.position_of(game, user)
 
 
-def table_json(game: Game, user) -> dict:
+def table_json(game: Game, user: User) -> dict[str, Any]:
     return {
         "id": game.pk,
         "status": game.status,
@@ -40,7 +43,7 @@ def table_json(game: Game, user) -> dict:
     }
 
 
-def game_json(game: Game, user) -> dict:
+def game_json(game: Game, user: User) -> dict[str, Any]:
     """The game as the user's seat sees it: exactly ``engine.view`` (a spectator's view for
     anyone not seated), and the seat's legal moves now."""
     seat = my_seat(game, user)
@@ -56,7 +59,7 @@ def game_json(game: Game, user) -> dict:
             "result": None,
         }
     seen = engine.view(engine.state_from_json(game.state), seat)
-    legal = []
+    legal: list[dict[str, object]] = []
     if game.status == Game.Status.ACTIVE:
         legal = [{k: v for k, v in move.items() if k != "seat"} for move in seen["legal"]]
     return {
@@ -71,10 +74,10 @@ def game_json(game: Game, user) -> dict:
     }
 
 
-def result_json(game: Game, seen: dict) -> dict:
+def result_json(game: Game, seen: engine.View) -> dict[str, Any]:
     """The finished game's result: the same definition as its page and its email."""
     return results.of_seats(seen["totals"], game.seats.all()).as_json()
 
 
-def rating_json(shown) -> dict:
+def rating_json(shown: Shown) -> dict[str, int | bool]:
     return {"value": shown.value, "spread": shown.spread, "provisional": shown.provisional}

@@ -37,14 +37,18 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from asgiref.sync import sync_to_async
+from django.contrib.auth.models import AnonymousUser
 from django.core.handlers.asgi import ASGIRequest
-from django.http import HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 from ninja.errors import AuthenticationError
 
+from accounts.models import User
 from games import lookups, selectors
 from games import stream as page_stream
 from games.live import ACCESS, VERSION, hub, released
@@ -61,7 +65,7 @@ hub.lost_access = released(tokens.lost_read)  # each database check: the streams
 
 
 @released
-def _caller(request, user):
+def _caller(request: HttpRequest, user: User | AnonymousUser) -> tuple[User, int | None]:
     """The token's user (it needs the read scope) and the token's id, else the session's user
     and None: as the rest of the API (``access.BearerToken``, ``access.need``), and counted
     against the same limits."""
@@ -100,14 +104,14 @@ def _refused(error: access.Refusal) -> JsonResponse:
     return response
 
 
-def _streaming(lines) -> StreamingHttpResponse:
+def _streaming(lines: AsyncIterator[str]) -> StreamingHttpResponse:
     response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response
 
 
-def _line(event: dict) -> str:
+def _line(event: dict[str, object]) -> str:
     return json.dumps(event) + "\n"
 
 
@@ -118,11 +122,11 @@ KEEP_ALIVE_LINE = _line({"type": "keep-alive"})
 
 
 @released
-def _visible(game_id: int, user) -> bool:
+def _visible(game_id: int, user: User) -> bool:
     return lookups.visible_game(game_id, user) is not None
 
 
-def _lost_game(game: Game | None, user, seat: int | None, seated: bool) -> bool:
+def _lost_game(game: Game | None, user: User, seat: int | None, seated: bool) -> bool:
     """Whether the game is no longer the stream's: gone, its seat lost (``seated``: the stream
     has shown it from a seat), or not the caller's to see (a spectator: one query for a private
     game, none for a public one)."""
@@ -132,20 +136,22 @@ def _lost_game(game: Game | None, user, seat: int | None, seated: bool) -> bool:
 
 
 @released
-def _game_line(game_id: int, user, token_id: int | None, seated: bool) -> tuple[str, bool]:
+def _game_line(game_id: int, user: User, token_id: int | None, seated: bool) -> tuple[str, bool]:
     """The game's line, or the end line if the stream may no longer say it; and whether it was
     said from a seat. The token's query, then the line's own."""
     if reason := _token_refused(token_id):
         return _end(reason), seated
     game = lookups.game(game_id)
-    data = presenters.game_json(game, user) if game is not None else {"my_seat": None}
+    data: dict[str, Any] = (
+        presenters.game_json(game, user) if game is not None else {"my_seat": None}
+    )
     if _lost_game(game, user, data["my_seat"], seated):
         return _end("seat"), seated
     return _line({"type": "game", **data}), data["my_seat"] is not None
 
 
 @released
-def _must_end(game_id: int, user, token_id: int | None, seated: bool) -> str | None:
+def _must_end(game_id: int, user: User, token_id: int | None, seated: bool) -> str | None:
     """Why the game's stream must end now (``_end``'s reason), or None."""
     if reason := _token_refused(token_id):
         return reason
@@ -154,7 +160,9 @@ def _must_end(game_id: int, user, token_id: int | None, seated: bool) -> str | N
     return "seat" if _lost_game(game, user, seat, seated) else None
 
 
-async def game_lines(game_id: int, user, lifetime: float = LIFETIME, token_id: int | None = None):
+async def game_lines(
+    game_id: int, user: User, lifetime: float = LIFETIME, token_id: int | None = None
+) -> AsyncIterator[str]:
     """The game's lines for ``user`` (through ``token_id``, if not a session), until the stream
     may no longer say them (then an end line)."""
     seated = False
@@ -173,7 +181,7 @@ async def game_lines(game_id: int, user, lifetime: float = LIFETIME, token_id: i
 
 
 @require_GET
-async def game_stream(request, game_id: int):
+async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         user, token_id = await sync_to_async(_caller)(request, await request.auser())
     except access.Refusal as error:
@@ -247,10 +255,10 @@ def _account(user_id: int, known: Account | None) -> Account:
     )
 
 
-def account_news(before: Account | None, now: Account) -> list[dict]:
+def account_news(before: Account | None, now: Account) -> list[dict[str, object]]:
     """The events that take a client from ``before`` (None: a client that knows nothing yet)
     to ``now``."""
-    events = []
+    events: list[dict[str, object]] = []
     for game_id, (status, version, acting_since) in sorted(now.games.items()):
         was_status, _was_version, was_acting = (
             before.games.get(game_id, (None, None, None)) if before else (None, None, None)
@@ -286,23 +294,34 @@ def account_news(before: Account | None, now: Account) -> list[dict]:
     return events
 
 
+# What the account's stream receives from its games' doors: (game id, kind, number).
+Notice = tuple[int, str, float]
+
+
 class _Tagged:
     """A queue's door for one game: the hub puts ``(kind, number)``, the account's stream
     receives ``(game id, kind, number)``."""
 
-    def __init__(self, game_id: int, queue: asyncio.Queue) -> None:
+    def __init__(self, game_id: int, queue: asyncio.Queue[Notice]) -> None:
         self.game_id, self.queue = game_id, queue
 
-    def put_nowait(self, item) -> None:
+    def put_nowait(self, item: tuple[str, float]) -> None:
         self.queue.put_nowait((self.game_id, *item))
 
 
-async def account_lines(user_id: int, lifetime: float = LIFETIME, token_id: int | None = None):
+def _door(game_id: int, queue: asyncio.Queue[Notice]) -> asyncio.Queue[tuple[str, float]]:
+    """A door, as the hub types what it is given: it only ever calls ``put_nowait``."""
+    return cast("asyncio.Queue[tuple[str, float]]", _Tagged(game_id, queue))
+
+
+async def account_lines(
+    user_id: int, lifetime: float = LIFETIME, token_id: int | None = None
+) -> AsyncIterator[str]:
     """The account's lines (read through ``token_id``, if not a session), until the token no
     longer lets the stream read (then an end line)."""
-    queue: asyncio.Queue = asyncio.Queue()
-    doors: dict[int, _Tagged] = {}
-    guard = _Tagged(0, queue)  # the token's ACCESS notices, as (0, ACCESS, when)
+    queue: asyncio.Queue[Notice] = asyncio.Queue()
+    doors: dict[int, asyncio.Queue[tuple[str, float]]] = {}
+    guard = _door(0, queue)  # the token's ACCESS notices, as (0, ACCESS, when)
     if token_id is not None:
         hub.guard(token_id, guard)
     known = None
@@ -312,7 +331,7 @@ async def account_lines(user_id: int, lifetime: float = LIFETIME, token_id: int 
         while time.monotonic() < ends:
             now = await sync_to_async(_account)(user_id, known)
             for game_id in now.followed() - doors.keys():
-                doors[game_id] = _Tagged(game_id, queue)
+                doors[game_id] = _door(game_id, queue)
                 hub.follow(game_id, doors[game_id])
             for game_id in doors.keys() - now.followed():
                 hub.unfollow(game_id, doors.pop(game_id))
@@ -357,7 +376,7 @@ async def account_lines(user_id: int, lifetime: float = LIFETIME, token_id: int 
 
 
 @require_GET
-async def account_stream(request):
+async def account_stream(request: HttpRequest) -> HttpResponse:
     try:
         user, token_id = await sync_to_async(_caller)(request, await request.auser())
     except access.Refusal as error:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import datetime
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games import clock
 from games.actions import ActionError
 from games.live import announce_access_on_commit
@@ -22,7 +24,9 @@ def digest(raw: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
-def create_token(user, name: str, scopes: list[str], now=None) -> tuple[ApiToken, str]:
+def create_token(
+    user: User, name: str, scopes: list[str], now: datetime | None = None
+) -> tuple[ApiToken, str]:
     """A new token and its text, which is shown this once and never stored."""
     name = " ".join(name.split())[:60]
     if not name:
@@ -47,12 +51,12 @@ def create_token(user, name: str, scopes: list[str], now=None) -> tuple[ApiToken
     return token, raw
 
 
-def live_tokens(user) -> QuerySet[ApiToken]:
+def live_tokens(user: User) -> QuerySet[ApiToken]:
     """``user``'s tokens not revoked."""
     return ApiToken.objects.filter(user=user, revoked_at__isnull=True)
 
 
-def revoke_token(user, token_id: int, now=None) -> None:
+def revoke_token(user: User, token_id: int, now: datetime | None = None) -> None:
     """The token stops working at once: new calls get 401, and its open streams (in every web
     process) are told on commit to check it again, and end (``api/stream.py``)."""
     updated = ApiToken.objects.filter(pk=token_id, user=user, revoked_at__isnull=True).update(

@@ -8,10 +8,15 @@ ever read through ``engine.view(state, seat)`` (``presenters.game_json``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
 from django.http.request import RawPostDataException
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.openapi.schema import OpenAPISchema
 from ninja.security import django_auth
 
 from games import actions, engine, lookups, selectors
@@ -49,7 +54,9 @@ from .schemas.games import (
 
 
 class Api(NinjaAPI):
-    def get_openapi_schema(self, *, path_prefix=None, path_params=None):
+    def get_openapi_schema(
+        self, *, path_prefix: str | None = None, path_params: dict[str, Any] | None = None
+    ) -> OpenAPISchema:
         """Ninja's document, with the two streams (plain views beside the routes) added."""
         schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
         prefix = self.get_root_path(path_params or {}) if path_prefix is None else path_prefix
@@ -65,20 +72,24 @@ api = Api(
 )
 
 
-def _error(request, status: int, code: str, message: str, **headers):
-    response = api.create_response(request, {"code": code, "message": message}, status=status)
+def _error(
+    request: HttpRequest, status: int, code: str, message: str, **headers: str
+) -> HttpResponse:
+    response: HttpResponse = api.create_response(
+        request, {"code": code, "message": message}, status=status
+    )
     for name, value in headers.items():
         response[name] = value
     return response
 
 
 @api.exception_handler(Refusal)
-def refused(request, error: Refusal):
+def refused(request: HttpRequest, error: Refusal) -> HttpResponse:
     return _error(request, error.status, error.code, error.message, **error.headers)
 
 
 @api.exception_handler(ActionError)
-def action_refused(request, error: ActionError):
+def action_refused(request: HttpRequest, error: ActionError) -> HttpResponse:
     if isinstance(error, RateLimited):
         return _error(
             request, 429, error.code, error.message, **{"Retry-After": str(error.retry_after)}
@@ -90,14 +101,14 @@ def action_refused(request, error: ActionError):
 
 
 @api.exception_handler(AuthenticationError)
-def unauthenticated(request, error):
+def unauthenticated(request: HttpRequest, error: AuthenticationError) -> HttpResponse:
     return refused(
         request, bad_token() if request.headers.get("Authorization") else not_logged_in()
     )
 
 
 @api.exception_handler(ValidationError)
-def malformed(request, error: ValidationError):
+def malformed(request: HttpRequest, error: ValidationError) -> HttpResponse:
     return _error(
         request,
         400,
@@ -113,7 +124,7 @@ def malformed(request, error: ValidationError):
 
 
 @api.exception_handler(RawPostDataException)
-def form_body(request, error):
+def form_body(request: HttpRequest, error: RawPostDataException) -> HttpResponse:
     """A form's body (read by the input guard already) where JSON is expected."""
     return _error(
         request, 400, "malformed", _("Send the body as JSON (Content-Type: application/json).")
@@ -121,13 +132,13 @@ def form_body(request, error):
 
 
 @api.exception_handler(HttpError)
-def http_error(request, error: HttpError):
+def http_error(request: HttpRequest, error: HttpError) -> HttpResponse:
     code = "malformed" if error.status_code == 400 else "refused"  # e.g. a body that is no JSON
     return _error(request, error.status_code, code, str(error))
 
 
 @api.get("/account", response={200: Account, 401: Error}, tags=["account"])
-def account(request):
+def account(request: HttpRequest) -> dict[str, Any]:
     """Who the token (or the session) is."""
     need(request, Scope.READ)
     user = request.user
@@ -144,7 +155,7 @@ def account(request):
 @api.post(
     "/account/bot", response={200: Account, 400: Error, 401: Error, 403: Error}, tags=["account"]
 )
-def become_bot(request):
+def become_bot(request: HttpRequest) -> dict[str, Any]:
     """Turn my account into a bot account, for good (lichess's "upgrade to bot"): only a new
     account, one that has never sat at a table, and only with a token of the ``bot`` scope. A
     bot account plays through the API only; its name shows the bot mark and it is rated with
@@ -159,21 +170,21 @@ def become_bot(request):
 
 
 @api.get("/tables", response={200: list[TableOut], 401: Error}, tags=["tables"])
-def open_tables(request):
+def open_tables(request: HttpRequest) -> list[dict[str, Any]]:
     """Public tables waiting for players, newest first."""
     need(request, Scope.READ)
     return [table_json(g, request.user) for g in selectors.open_tables()]
 
 
 @api.get("/games", response={200: list[TableOut], 401: Error}, tags=["games"])
-def my_games(request):
+def my_games(request: HttpRequest) -> list[dict[str, Any]]:
     """My tables waiting for players and my games in play."""
     need(request, Scope.READ)
     return [table_json(g, request.user) for g in lookups.tables_of(request.user)]
 
 
 @api.get("/games/{game_id}", response={200: GameOut, 401: Error, 404: Error}, tags=["games"])
-def game(request, game_id: int):
+def game(request: HttpRequest, game_id: int) -> dict[str, Any]:
     """A game as my seat sees it, with my legal moves and the version to move at."""
     need(request, Scope.READ)
     return game_json(visible_game(request, game_id), request.user)
@@ -184,7 +195,7 @@ def game(request, game_id: int):
     response={200: RecordOut, 401: Error, 404: Error, 409: Error},
     tags=["games"],
 )
-def record(request, game_id: int):
+def record(request: HttpRequest, game_id: int) -> dict[str, Any]:
     """A finished game's whole record, every hand included, for analysis and replay."""
     need(request, Scope.READ)
     game = visible_game(request, game_id)
@@ -222,11 +233,11 @@ def record(request, game_id: int):
     response={201: TableOut, 400: Error, 401: Error, 403: Error, 429: Error},
     tags=["tables"],
 )
-def create(request, body: NewTable):
+def create(request: HttpRequest, body: NewTable) -> Status[dict[str, Any]]:
     """A new table, with the lobby's options; I sit in seat 0."""
     need(request, Scope.PLAY)
     counted(request, "create")
-    data = {
+    data: dict[str, object] = {
         "players": body.players,
         "target": body.target or "",
         "move_seconds": body.move_seconds or "",
@@ -241,7 +252,13 @@ def create(request, body: NewTable):
     return Status(201, table_json(new, request.user))
 
 
-def _table_change(request, game_id: int, action, *args, invite_code: str = "") -> dict:
+def _table_change(
+    request: HttpRequest,
+    game_id: int,
+    action: Callable[..., Game | None],
+    *args: object,
+    invite_code: str = "",
+) -> dict[str, Any]:
     need(request, Scope.PLAY)
     counted(request, "play")
     visible_game(request, game_id, invite_code)
@@ -256,26 +273,26 @@ CHANGE = {200: TableOut, 400: Error, 401: Error, 403: Error, 404: Error, 429: Er
 
 
 @api.post("/games/{game_id}/join", response=CHANGE, tags=["tables"])
-def join(request, game_id: int, body: JoinIn):
+def join(request: HttpRequest, game_id: int, body: JoinIn) -> dict[str, Any]:
     """Take the first open seat (a private table needs its invite code)."""
     return _table_change(request, game_id, actions.join_game, body.invite, invite_code=body.invite)
 
 
 @api.post("/games/{game_id}/leave", response=CHANGE, tags=["tables"])
-def leave(request, game_id: int):
+def leave(request: HttpRequest, game_id: int) -> dict[str, Any]:
     """Give up my seat before the game starts."""
     return _table_change(request, game_id, actions.leave_game)
 
 
 @api.post("/games/{game_id}/seat-bot", response=CHANGE, tags=["tables"])
-def seat_bot(request, game_id: int, body: SeatBotIn):
+def seat_bot(request: HttpRequest, game_id: int, body: SeatBotIn) -> dict[str, Any]:
     """Seat a bot account, by its username, in the first open seat of my table (it refuses
     nothing: it is seated at once)."""
     return _table_change(request, game_id, actions.seat_bot_account, body.username)
 
 
 @api.post("/games/{game_id}/start", response=CHANGE, tags=["tables"])
-def start(request, game_id: int, body: StartIn):
+def start(request: HttpRequest, game_id: int, body: StartIn) -> dict[str, Any]:
     """Start my table now, with bots of ``level`` in the open seats."""
     return _table_change(request, game_id, actions.start_game, body.level)
 
@@ -285,7 +302,7 @@ def start(request, game_id: int, body: StartIn):
     response={200: GameOut, 400: Error, 401: Error, 403: Error, 404: Error, 409: Error, 429: Error},
     tags=["games"],
 )
-def move(request, game_id: int, body: MoveIn):
+def move(request: HttpRequest, game_id: int, body: MoveIn) -> dict[str, Any]:
     """Make a move for my seat, at the version it was chosen for (409 "stale" when the game
     has moved on: read it again)."""
     need(request, Scope.PLAY)

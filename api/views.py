@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -34,9 +35,9 @@ class RevokeForm(Form):
 
 
 @login_required
-def tokens(request):
+def tokens(request: HttpRequest) -> HttpResponse:
     form = TokenForm()
-    made = None
+    made: str | None = None
     if request.method == "POST":
         try:
             if "bot_account" in request.POST:

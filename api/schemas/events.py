@@ -3,7 +3,7 @@ API's routes, ``api.stream``) to the OpenAPI document."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from ninja import Schema
 from pydantic import Field, TypeAdapter, create_model
@@ -14,6 +14,11 @@ from .games import GameOut
 # --- stream events ---------------------------------------------------------------------------
 # Each line of a stream (application/x-ndjson) is one event, told apart by its "type". To add
 # an event: its schema here, then its name in the stream's union below.
+
+
+def _fields(**types: Any) -> dict[str, Any]:
+    """``create_model``'s fields, each of its type and required, in this order."""
+    return {name: (kind, ...) for name, kind in types.items()}
 
 
 class GameEvent(GameOut):
@@ -51,17 +56,14 @@ class GameOverEvent(Schema):
     status: GameStatus
 
 
-# "from" is a Python keyword: the field is made by name.
+# "from" is a Python keyword: these events' fields are made by name (as Any to mypy, which reads
+# a Literal only in an annotation).
 InvitationEvent = create_model(
     "InvitationEvent",
     __base__=Schema,
     __doc__="An invitation to an open table waiting for an answer, to me or from me: its id (to "
     "accept, decline or cancel it), the game, the inviter's and the invitee's usernames.",
-    type=(Literal["invitation"], ...),
-    id=(int, ...),
-    game=(int, ...),
-    to=(str, ...),
-    **{"from": (str, ...)},
+    **_fields(type=Literal["invitation"], id=int, game=int, to=str, **{"from": str}),
 )
 
 
@@ -79,10 +81,7 @@ RematchOfferEvent = create_model(
     __base__=Schema,
     __doc__="Someone asks me for a rematch of a finished game: accept with POST "
     "/games/{game}/rematch, decline with /rematch/decline.",
-    type=(Literal["rematchOffer"], ...),
-    game=(int, ...),
-    offer=(int, ...),
-    **{"from": (str, ...)},
+    **_fields(type=Literal["rematchOffer"], game=int, offer=int, **{"from": str}),
 )
 
 
@@ -96,8 +95,10 @@ class RematchGoneEvent(Schema):
     new_game: int | None
 
 
-GameStreamEvent = Annotated[GameEvent | KeepAlive, Field(discriminator="type")]
-AccountStreamEvent = Annotated[
+# The streams' unions are read as values (TypeAdapter, the document), never as annotations: to
+# mypy, Any (two of their events are made at import).
+GameStreamEvent: Any = Annotated[GameEvent | KeepAlive, Field(discriminator="type")]
+AccountStreamEvent: Any = Annotated[
     GameStartEvent
     | YourTurnEvent
     | GameOverEvent
@@ -130,7 +131,11 @@ STREAMS = {
 }
 
 
-def with_streams(schema: dict, prefix: str) -> dict:
+# The document as given (ninja's is a dict of its own kind), and so returned.
+Document = TypeVar("Document", bound=dict[str, Any])
+
+
+def with_streams(schema: Document, prefix: str) -> Document:
     """The OpenAPI document with the two streams (plain views beside the API's routes) added:
     each answers newline-delimited JSON, a line an event of the stream's union."""
     components = schema.setdefault("components", {}).setdefault("schemas", {})
@@ -147,7 +152,7 @@ def with_streams(schema: dict, prefix: str) -> dict:
         )
     }
     for path, (operation_id, summary, description, name, events) in STREAMS.items():
-        adapter = TypeAdapter(events)
+        adapter: TypeAdapter[Any] = TypeAdapter(events)
         found = adapter.json_schema(
             ref_template="#/components/schemas/{model}", mode="serialization"
         )
@@ -158,7 +163,7 @@ def with_streams(schema: dict, prefix: str) -> dict:
             "title": name,
             "description": "One line of the stream, told apart by its type.",
         }
-        operation: dict = {
+        operation: dict[str, Any] = {
             "operationId": operation_id,
             "summary": summary,
             "description": description

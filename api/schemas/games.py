@@ -82,7 +82,7 @@ class SeatBotIn(Schema):
 
 
 class StartIn(Schema):
-    level: BotLevel = BotLevel(User.DEFAULT_BOT_LEVEL)
+    level: BotLevel = BotLevel(str(User.DEFAULT_BOT_LEVEL))  # str: a Django choice, to mypy a tuple
 
 
 class MoveIn(Schema):

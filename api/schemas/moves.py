@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import operator
 from functools import reduce
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, create_model
 
@@ -59,11 +59,12 @@ class DiscardMove(_Exact):
 
 
 # "pass" is a Python keyword: the field is made by name.
+_PASS: dict[str, Any] = {"pass": (MoveCard, ...)}
 PassMove = create_model(
     "PassMove",
     __base__=_Exact,
     __doc__="The discard phase under pass_left: the card given to the seat on the left.",
-    **{"pass": (MoveCard, ...)},
+    **_PASS,
 )
 
 
@@ -85,7 +86,8 @@ def _kind(value: Any) -> str | None:
     return next((k for k in MOVE_KINDS if k in fields), None)
 
 
-def _union(schemas: dict[str, type]):
+def _union(schemas: dict[str, type[_Exact]]) -> Any:
+    """The moves' union, each told by its kind (a type expression made at import: Any to mypy)."""
     tagged = [Annotated[schemas[kind], Tag(kind)] for kind in MOVE_KINDS]
     return Annotated[
         reduce(operator.or_, tagged),
@@ -100,15 +102,22 @@ def _union(schemas: dict[str, type]):
     ]
 
 
-Move = _union(
-    {"token": TokenMove, "teams": TeamsMove, "discard": DiscardMove, "pass": PassMove}
-    | {"play": PlayMove}
-)
+if TYPE_CHECKING:
+    # To mypy a move, sent or seated, is one of the move schemas, all of them ``_Exact``.
+    Move: TypeAlias = _Exact
+    SeatedMove: TypeAlias = _Exact
+else:
+    Move = _union(
+        {"token": TokenMove, "teams": TeamsMove, "discard": DiscardMove, "pass": PassMove}
+        | {"play": PlayMove}
+    )
 
 
-def _seated(schema: type) -> type:
+def _seated(schema: type[_Exact]) -> type[_Exact]:
     """The move with the seat that makes it, first (as the engine writes it)."""
-    fields = {key: (info.annotation, info) for key, info in schema.model_fields.items()}
+    fields: dict[str, Any] = {
+        key: (info.annotation, info) for key, info in schema.model_fields.items()
+    }
     return create_model(
         f"Seated{schema.__name__}",
         __base__=_Exact,
@@ -118,11 +127,12 @@ def _seated(schema: type) -> type:
     )
 
 
-SeatedMove = _union(
-    {
-        kind: _seated(schema)
-        for kind, schema in zip(
-            MOVE_KINDS, (TokenMove, TeamsMove, DiscardMove, PassMove, PlayMove), strict=True
-        )
-    }
-)
+if not TYPE_CHECKING:
+    SeatedMove = _union(
+        {
+            kind: _seated(schema)
+            for kind, schema in zip(
+                MOVE_KINDS, (TokenMove, TeamsMove, DiscardMove, PassMove, PlayMove), strict=True
+            )
+        }
+    )

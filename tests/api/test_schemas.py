@@ -10,11 +10,11 @@ from django.test import Client
 from pydantic import TypeAdapter, ValidationError
 
 from accounts.models import User
+from api.presenters import game_json
 from api.schemas import enums, events
 from api.schemas.games import GameOut, RecordOut
 from api.schemas.moves import MOVE_KINDS, Move, SeatedMove
 from api.schemas.view import View
-from api.presenters import game_json
 from games import engine
 from games.actions import create_game, join_game, submit_move
 from games.actions.lobby import TIME_CONTROLS
