@@ -24,8 +24,8 @@ token again (one query by the token's key: not revoked, its account active, gran
 no rate limit counted) and, for a game, that the game is still the caller's to see; and it does
 not wait for its next line to learn of a change: a revoked token's streams are told on commit in
 every web process (``live.announce_access_on_commit``, through Redis), and each hub's database
-check also looks at the tokens of its open streams (one query for all, every ``live.DB_CHECK``
-seconds without Redis, every ``live.DB_SAFETY_CHECK`` with it, for a notice lost). A seat change
+check also looks at the tokens of its open streams (one query for all, every ``listening.DB_CHECK``
+seconds without Redis, every ``DB_SAFETY_CHECK`` with it, for a notice lost). A seat change
 moves the game's version, which the game's stream hears at once. The stream then ends with a last
 line ``{"type": "end", "reason": ...}``: ``"revoked"`` (the token was revoked, or its account
 closed), ``"scope"`` (the token no longer grants ``read``) or ``"seat"`` (a game's stream only:

@@ -12,7 +12,7 @@ connection closed by the server (``Connection: close``).
 
 Without ``--redis``: the embedded default (one uvicorn process, SQLite, no Redis: the page's
 POST tells the streams of its own process at once; from another process the hub's database check
-finds it, every ``games.live.DB_CHECK`` seconds). With it: the production web process (the
+finds it, every ``games.live.listening.DB_CHECK`` seconds). With it: the production web process (the
 Procfile's ``web`` line: gunicorn with two uvicorn workers, so the POST and the streams are
 often in different processes) on PostgreSQL (``nyet_revocation``) and Redis (database 15).
 Also prints the cost of the hub's check of its streams' tokens (one query for all).
