@@ -23,6 +23,8 @@ Viewer: TypeAlias = "User | AnonymousUser"
 
 @dataclass
 class SeatInfo:
+    """A seat and its player as the pages show them (``seat_infos``)."""
+
     position: int
     name: str
     is_bot: bool
@@ -40,6 +42,7 @@ class SeatInfo:
 
 
 def seat_infos(seats: list[Seat], me: Viewer) -> list[SeatInfo]:
+    """Each of ``seats`` as the pages show it, the viewer ``me``'s marked (``is_me``)."""
     infos: list[SeatInfo] = []
     for seat in seats:
         user = seat.user
