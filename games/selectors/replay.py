@@ -1,6 +1,7 @@
 """A game's past: the game page's table after a given move (``game_step``, the page's moves
 shown one by one), the list of every move (``move_log_page``) and the replay of a finished game
-with every hand shown (``replay_page``). Each replays the move log from the seed."""
+with every hand shown (``replay_page``). The step and the replay are drawn from the state
+that the seed and the move log rebuild."""
 
 from __future__ import annotations
 
