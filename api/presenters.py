@@ -47,27 +47,21 @@ def game_json(game: Game, user: User) -> dict[str, Any]:
     """The game as the user's seat sees it: exactly ``engine.view`` (a spectator's view for
     anyone not seated), and the seat's legal moves now."""
     seat = my_seat(game, user)
-    if game.status == Game.Status.OPEN or not game.state:
-        return {
-            "id": game.pk,
-            "status": game.status,
-            "version": game.version,
-            "my_seat": seat,
-            "seats": seats_json(game),
-            "view": None,
-            "legal": [],
-            "result": None,
-        }
-    seen = engine.view(engine.state_from_json(game.state), seat)
-    legal: list[dict[str, object]] = []
-    if game.status == Game.Status.ACTIVE:
-        legal = [{k: v for k, v in move.items() if k != "seat"} for move in seen["legal"]]
-    return {
+    shown = {
         "id": game.pk,
         "status": game.status,
         "version": game.version,
         "my_seat": seat,
         "seats": seats_json(game),
+    }
+    if game.status == Game.Status.OPEN or not game.state:
+        return {**shown, "view": None, "legal": [], "result": None}
+    seen = engine.view(engine.state_from_json(game.state), seat)
+    legal: list[dict[str, object]] = []
+    if game.status == Game.Status.ACTIVE:
+        legal = [{k: v for k, v in move.items() if k != "seat"} for move in seen["legal"]]
+    return {
+        **shown,
         "view": seen,
         "legal": legal,
         "result": result_json(game, seen) if game.status == Game.Status.FINISHED else None,
