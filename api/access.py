@@ -1,8 +1,8 @@
 """Who may call what, and the refusals: a request with ``Authorization`` is judged by its
 token alone (``BearerToken``); a token must carry the route's scope and every call counts
 against the caller's limits (``need``, ``counted``); a game that is not the caller's to see is
-answered as a missing one (``visible_game``). Each refusal is a ``Refusal``, which ``v1``
-answers as ``{"code": ..., "message": ...}``."""
+answered as a missing one (``visible_game``). Each refusal is a ``Refusal``, which ``v1`` (and
+``stream``, for the streams) answers as ``{"code": ..., "message": ...}``."""
 
 from __future__ import annotations
 
