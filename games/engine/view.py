@@ -55,7 +55,7 @@ class RoundView(TypedDict):
 
 
 class View(TypedDict):
-    """What ``view(state, seat)`` returns (api/schemas.py's ``View`` documents each key)."""
+    """What ``view(state, seat)`` returns (api/schemas/view.py's ``View`` documents each key)."""
 
     seat: int | None
     players: int
