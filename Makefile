@@ -24,11 +24,13 @@ run: $(INSTALLED)
 	$(PY) manage.py setup_demo
 	$(VENV)/bin/honcho -f Procfile.dev start --port $(PORT)
 
-# The tests run on every core (pytest-xdist), a test file to a worker.
+# The tests run on every core (pytest-xdist), a test file to a worker. TESTS narrows them
+# (.ci/run: make test TESTS='-m "not database or browser"').
+TESTS ?=
 test: $(INSTALLED)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/pytest -n auto
+	$(VENV)/bin/pytest -n auto $(TESTS)
 
 format: $(INSTALLED)
 	$(VENV)/bin/ruff format .

@@ -1,8 +1,9 @@
 """Tests marked ``postgres`` need a real PostgreSQL server (row locks, concurrent connections).
 
-On the default SQLite database they are deselected (reported as deselected, not skipped);
-``.ci/run`` runs again with DATABASE_URL pointing at PostgreSQL the tests that touch a database
-(marked ``database`` here, from their fixtures and marks), where these run too.
+On the default SQLite database they are deselected (reported as deselected, not skipped).
+``.ci/run`` runs each test once: the tests that touch a database (marked ``database`` here, from
+their fixtures and marks) with DATABASE_URL pointing at PostgreSQL, where these run too; the
+others, and the browser tests, on SQLite.
 """
 
 import os
@@ -26,7 +27,8 @@ def pytest_collection_modifyitems(config, items):
     from django.conf import settings
 
     # The rules, the bots, the settings read in a fresh process...: the same on any database,
-    # so the PostgreSQL pass of CI leaves them out (-m "database or postgres").
+    # so the PostgreSQL pass of CI leaves them out, and the SQLite pass keeps only them and the
+    # browser tests (.ci/run).
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         if item.get_closest_marker("django_db") or fixtures & DATABASE_FIXTURES:
