@@ -22,7 +22,7 @@ def delete_account(user: User) -> None:
     """Delete a person's account, once every app has let go of it (the games: seats in play go
     to the stand-in bot, open tables are left; finished games keep their seats, which then show
     "(former player)", and the rating history stays with the games)."""
-    if user.is_bot:
+    if user.is_site_bot:
         raise ValueError("bots are not deleted this way")
     for hook in _BEFORE_DELETION.values():
         hook(user)

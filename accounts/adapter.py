@@ -127,11 +127,11 @@ class AccountAdapter(DefaultAccountAdapter):
         return response
 
     def pre_login(self, request, user, **kwargs):
-        if user.is_bot:
+        if user.is_site_bot:
             raise PermissionDenied(_("Bots cannot log in."))
         return super().pre_login(request, user, **kwargs)
 
     def set_password(self, user, password):
-        if user.is_bot:
+        if user.is_site_bot:
             raise PermissionDenied(_("Bots have no password."))
         super().set_password(user, password)

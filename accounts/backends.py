@@ -6,4 +6,4 @@ from allauth.account.auth_backends import AuthenticationBackend
 
 class PersonBackend(AuthenticationBackend):
     def user_can_authenticate(self, user) -> bool:
-        return super().user_can_authenticate(user) and not getattr(user, "is_bot", False)
+        return super().user_can_authenticate(user) and not getattr(user, "is_site_bot", False)

@@ -115,5 +115,5 @@ class ResetPasswordForm(QuotedInput, AllauthResetPasswordForm):
 
     def clean_email(self) -> str:
         email = super().clean_email()
-        self.users = [user for user in self.users if not user.is_bot]
+        self.users = [user for user in self.users if not user.is_site_bot]
         return email

@@ -169,7 +169,7 @@ def needs_code(request, credentials: dict) -> bool:
 
 def tell_owner(request, user: User) -> bool:
     """Email ``user`` that their account is under attack, in their language; whether it went."""
-    if user.is_bot:
+    if user.is_site_bot:
         return True  # bots never log in: nothing to tell
     email = EmailAddress.objects.get_primary_email(user) or user.email
     if not email:

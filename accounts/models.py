@@ -87,19 +87,21 @@ class User(AbstractUser):
         super().save(*args, **kwargs)
 
     @property
-    def is_bot(self) -> bool:
+    def is_site_bot(self) -> bool:
+        """One of the site's own bots (a level); a bot account is a person's program instead,
+        and both show the bot mark (``plays_as_bot``)."""
         return bool(self.bot_level)
 
     @property
     def plays_as_bot(self) -> bool:
         """A bot plays for this account: one of the site's bot levels, or a bot account. Its
         name shows the bot mark, and it is rated and ranked with the bots."""
-        return self.is_bot or self.bot_account
+        return self.is_site_bot or self.bot_account
 
     @property
     def name(self) -> str:
         """The name other players see."""
-        if self.is_bot:
+        if self.is_site_bot:
             return _("%(level)s bot") % {"level": self.get_bot_level_display()}
         return self.display_name or self.username
 

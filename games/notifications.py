@@ -98,7 +98,7 @@ DIGEST_AT = time(7, 0)  # in the player's own time zone
 
 def wants(user: User, kind: str) -> bool:
     """Whether ``user`` takes this kind of email (people only, with an address)."""
-    if user is None or user.is_bot or not user.is_active or not user.email:
+    if user is None or user.is_site_bot or not user.is_active or not user.email:
         return False
     preference = PREFERENCES[kind]
     value = getattr(user, preference)

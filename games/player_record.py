@@ -214,7 +214,7 @@ def profile_page(username: str, now: datetime | None = None, viewer=None) -> dic
     them; the figures count every game."""
     now = now or timezone.now()
     user = User.objects.select_related("rating").filter(username=username).first()
-    if user is None or not (user.is_active or user.is_bot):
+    if user is None or not (user.is_active or user.is_site_bot):
         return None
     total, by_players = tallies(user, now)
     best = (
@@ -270,7 +270,7 @@ def player_games_page(
     None for no such (active) player."""
     now = now or timezone.now()
     user = User.objects.filter(username=username).first()
-    if user is None or not (user.is_active or user.is_bot) or which not in PLAYER_GAMES:
+    if user is None or not (user.is_active or user.is_site_bot) or which not in PLAYER_GAMES:
         return None
     finished = which == "finished"
     seats = (

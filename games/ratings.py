@@ -14,9 +14,8 @@
   before the game, and the level's new rating is the mean of its seats' results (so a level
   playing against itself learns nothing from it).
 - Pages show a rating on the familiar scale (``accounts.models.shown``: 1500 ± 350 to begin
-  with, "?" while provisional). The leaderboard ranks by the ordinal (``accounts.models.ordinal``),
-  mu - 3 sigma: a conservative estimate of skill that grows as a player wins and as the system
-  grows sure of them.
+  with, "?" while provisional). The leaderboard ranks by mu the players with five rated games
+  or more (``accounts.selectors.leaderboard_page``).
 
 ``RatingChange`` keeps every seat's rating before and after each game: the history behind the
 profile chart, and what ``recompute_ratings`` needs to rebuild every rating from the records.

@@ -58,7 +58,7 @@ def finished(user) -> bool:
 def offer(user) -> dict | None:
     """What the lobby offers a person who has not finished a tutorial: start it, or resume
     the one in play (``resume``: its id). One query."""
-    if not user.is_authenticated or user.is_bot or getattr(user, "bot_account", False):
+    if not user.is_authenticated or user.is_site_bot or getattr(user, "bot_account", False):
         return None
     statuses = dict(
         Game.objects.filter(

@@ -36,7 +36,7 @@ MAX_TARGET = 1000
 def _person(user) -> User:
     if not user.is_authenticated:
         raise ActionError(_("Log in to play."), code="login")
-    if user.is_bot:
+    if user.is_site_bot:
         raise ActionError(_("Bots cannot do that."), code="bot")
     return user
 

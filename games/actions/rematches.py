@@ -35,7 +35,9 @@ def rematch_people(seats: list[Seat]) -> list[User]:
     autopilot too: they may want another game) and every bot account (which answers through
     the API, as on lichess), not our bots, which keep their seats, nor a player whose account is
     gone."""
-    return [s.user for s in seats if s.user is not None and not s.user.is_bot and s.user.is_active]
+    return [
+        s.user for s in seats if s.user is not None and not s.user.is_site_bot and s.user.is_active
+    ]
 
 
 def _lock_finished(user, game_id: int) -> tuple[Game, list[Seat]]:

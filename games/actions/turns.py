@@ -92,7 +92,7 @@ def sync_acting(game: Game, state, now, moved: int | None = None, by_person: boo
             seat.acting_since = seat.deadline = seat.reminder_due = seat.paused_seconds = None
         elif seat.acting_since is None:
             seat.acting_since = now
-            person = seat.user is not None and not seat.user.is_bot and not seat.autopilot
+            person = seat.user is not None and not seat.user.is_site_bot and not seat.autopilot
             # A tutorial has no clock: a newcomer reads its hints at their own pace.
             person = person and not game.tutorial
             if person and seat.user_id in away:

@@ -41,7 +41,7 @@ def start_vacation(user, days: int, now=None) -> Vacation:
     """Go away for ``days`` days: deadlines in correspondence games stop until the vacation
     ends (by itself, or when the player comes back)."""
     now = now or clock.now()
-    if not user.is_authenticated or user.is_bot:
+    if not user.is_authenticated or user.is_site_bot:
         raise ActionError(_("Log in to take a vacation."), code="login")
     if type(days) is not int or days < 1:
         raise ActionError(_("Choose a whole number of days, at least one."), code="days")

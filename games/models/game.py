@@ -205,6 +205,6 @@ class Seat(models.Model):
             game = self.game  # a table that never started (open, or expired) had nobody there
             never_filled = game.status == Game.Status.OPEN or game.expired
             return _("(open seat)") if never_filled else _("(former player)")
-        if user.is_bot:  # several bots of a level may sit at a table: add the character
+        if user.is_site_bot:  # several bots of a level may sit at a table: add the character
             return f"{user.name} ({self.character})"
         return user.name if user.is_active else _("(former player)")

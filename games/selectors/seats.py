@@ -46,7 +46,7 @@ def seat_infos(seats: list[Seat], me: Viewer) -> list[SeatInfo]:
     infos: list[SeatInfo] = []
     for seat in seats:
         user = seat.user
-        linked = user is not None and (user.is_active or user.is_bot)
+        linked = user is not None and (user.is_active or user.is_site_bot)
         infos.append(
             SeatInfo(
                 position=seat.position,

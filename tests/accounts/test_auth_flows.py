@@ -48,7 +48,7 @@ def test_sign_up_then_confirm_the_email_from_the_link_sent(client):
 
     assert response.status_code == 200
     user = User.objects.get(username="dmitri")
-    assert user.email == "dmitri@example.org" and not user.is_bot
+    assert user.email == "dmitri@example.org" and not user.is_site_bot
     (message,) = mail.outbox
     assert message.to == ["dmitri@example.org"]
     address = EmailAddress.objects.get(user=user)

@@ -52,7 +52,7 @@ def test_a_new_account_becomes_a_bot_account_with_a_bot_token(robo):
     assert answer.status_code == 200, answer.content
     assert answer.json()["is_bot"] is True and answer.json()["username"] == "robo"
     robo.refresh_from_db()
-    assert robo.bot_account and robo.plays_as_bot and not robo.is_bot
+    assert robo.bot_account and robo.plays_as_bot and not robo.is_site_bot
     # for good: a second time is refused, and it stays a bot account
     refusal(Caller(robo, scopes=("bot",)).post("/account/bot"), 400, "bot_account")
     robo.refresh_from_db()

@@ -96,5 +96,5 @@ def test_sign_up_confirm_the_email_and_play(browser, page, live_server):
     first_move(page)
 
     user = User.objects.get(username=NAME)
-    assert user.email == EMAIL and not user.is_bot
+    assert user.email == EMAIL and not user.is_site_bot
     assert user.seats.get().game.moves.filter(seat=0).exists()

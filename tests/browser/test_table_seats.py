@@ -198,7 +198,7 @@ def test_the_scorepad_fits_and_names_are_never_cut_inside_a_word(browser, live_s
     a phone; the names on the board's first line, the panels and the scorepad wrap between
     words or end in an ellipsis, never inside a word. Every seat shows its rating."""
     game, people, bob_seat = two_people(players, target=None)
-    bot_seat = next(seat for seat in game.seats.select_related("user") if seat.user.is_bot)
+    bot_seat = next(seat for seat in game.seats.select_related("user") if seat.user.is_site_bot)
     Rating.objects.create(user=bot_seat.user, mu=27.5, sigma=4.0)  # 1605 ± 168: settled
     Rating.objects.create(user=people[0], mu=25.0, sigma=8.0)  # 1500 ± 336: provisional
     play_out(game, people, until=lambda s: s.round == 2 and s.phase == engine.BOARD)

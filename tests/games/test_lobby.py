@@ -43,7 +43,7 @@ def test_a_full_table_of_bots_starts_at_once_and_bots_play_until_a_person_must_a
     state = engine.state_from_json(game.state)
     assert 0 in engine.to_act(state), "bots moved until it was the person's turn"
     assert [s.user.username for s in game.seats.all()] == ["alice", "bot-easy", "bot-medium"]
-    assert all(s.user.is_bot for s in game.seats.all()[1:])
+    assert all(s.user.is_site_bot for s in game.seats.all()[1:])
 
 
 def test_a_table_with_open_seats_waits_then_starts_when_full(act, alice, bob, make_person):

@@ -34,7 +34,7 @@ def test_setup_demo_makes_the_demo_account_and_prints_its_login():
 
     demo = authenticate(username=DEMO_USERNAME, password=DEMO_PASSWORD)
     assert demo is not None
-    assert not demo.is_bot
+    assert not demo.is_site_bot
     assert not demo.is_staff
     assert "Demo account created" in output
     assert f"username: {DEMO_USERNAME}\n" in output

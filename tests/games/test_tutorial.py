@@ -46,7 +46,7 @@ def test_a_tutorial_is_a_private_clockless_table_against_bots_on_the_fixed_deal(
     assert game.tutorial and game.seed == tutorial.SEED and game.players == tutorial.PLAYERS
     assert game.visibility == Game.Visibility.PRIVATE and game.status == Game.Status.ACTIVE
     seats = list(game.seats.select_related("user"))
-    assert seats[0].user == alice and all(s.user.is_bot for s in seats[1:])
+    assert seats[0].user == alice and all(s.user.is_site_bot for s in seats[1:])
     state = engine.state_from_json(game.state)
     assert state == engine.new_game(4, tutorial.SEED, 1)  # the same deal for everyone
     assert state.dealer == 0  # the newcomer places the first Token
