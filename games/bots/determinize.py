@@ -29,16 +29,14 @@ from games.engine import (
     TEAMS,
     TRICKS,
     GameState,
-    RoundResult,
-    Terms,
     Token,
     Trick,
     View,
     cards_discarded,
     discardable,
+    round_result_from_json,
 )
 from games.engine.cards import VALUE, sort_cards
-from games.engine.view import RoundView
 
 from .knowledge import APPLIED, Knowledge
 
@@ -233,7 +231,7 @@ def determinize(
     state.players = n
     state.seed = rng.randrange(2**32)  # only deals the rounds after this one
     state.target = seen["target"]
-    state.results = tuple(_result(r) for r in seen["results"])
+    state.results = tuple(round_result_from_json(r) for r in seen["results"])
     state.first_dealer = state.results[0].dealer if state.results else seen["dealer"]
     state.dealer = seen["dealer"]
     state.phase = phase = seen["phase"]
@@ -257,18 +255,6 @@ def determinize(
     else:  # discards (and the game's end): whose turn it is means nothing until the tricks
         state.turn = k.terms.first if k.terms else seen["dealer"]
     return state
-
-
-def _result(r: RoundView) -> RoundResult:
-    return RoundResult(
-        r["dealer"],
-        Terms.from_json(r["terms"]),
-        (tuple(r["teams"][0]), tuple(r["teams"][1])),
-        r["bonus"],
-        tuple(r["tricks"]),
-        tuple(r["loot"]),
-        tuple(r["scores"]),
-    )
 
 
 def _choices(

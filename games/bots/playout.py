@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from games.engine.cards import ALL_CARDS
 
-from .playout_round import TRUMP_BIT, Round, T, TermsTable
+from .playout_round import TRUMP_BIT, Round, T, TermsTable, playable
 
 
 def _values(r: Round, cards: list[int]) -> list[float]:
@@ -106,17 +106,8 @@ def _holds(
 
 def _medium(r: Round) -> int:
     """``medium_card`` in card numbers; as ``cardplay.choose_card``, ties go to the lowest."""
-    hand = r._hands[r.turn]
-    trick = r._trick
-    if trick:
-        suit = r.table.suit
-        led = suit[trick[0]]
-        hand = [c for c in hand if suit[c] == led] or hand
-    if len(hand) > 1:
-        hand = list(dict.fromkeys(hand))
-        if len(hand) > 1:
-            return _best(r, hand)
-    return hand[0]
+    hand = playable(r)
+    return _best(r, hand) if len(hand) > 1 else hand[0]
 
 
 def _best(r: Round, cards: list[int]) -> int:

@@ -299,7 +299,7 @@ class Round:
 
     def legal(self) -> list[str]:
         """The distinct cards the seat to play may play."""
-        return [ALL_CARDS[c] for c in _legal(self)]
+        return [ALL_CARDS[c] for c in playable(self)]
 
     def play(self, card: str) -> None:
         """The seat to play plays ``card`` (assumed legal)."""
@@ -360,7 +360,7 @@ class Round:
         return round_scores(self.teams, self.bonus, self.points, self.tricks_won, self.loot_won)
 
 
-def _legal(r: Round) -> list[int]:
+def playable(r: Round) -> list[int]:
     """As ``tricks.legal_cards``: the distinct cards of the suit led if the hand holds any, in
     the hand's order."""
     hand = r._hands[r.turn]

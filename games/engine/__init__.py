@@ -56,12 +56,13 @@ from .moves import (
     move_to_json,
 )
 from .rounds import game_standings, new_game, with_deal
-from .serialize import state_from_json, state_to_json
+from .serialize import round_result_from_json, state_from_json, state_to_json
 from .state import BOARD, DISCARD, OVER, PHASES, TEAMS, TRICKS, GameState, RoundResult, Trick
 from .tricks import is_loot, legal_cards, play_order, team_of, trick_winner
 from .view import View, view
 
 __all__ = [
+    "round_result_from_json",
     "BOARD",
     "BOXES",
     "CARDS_CHOSEN",

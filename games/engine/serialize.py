@@ -9,6 +9,7 @@ from typing import Any
 
 from .board import LINES, Terms, TermsJson, Token
 from .state import GameState, RoundResult, Trick
+from .view import RoundView
 
 FORMAT = 1
 
@@ -74,6 +75,19 @@ def _teams_from(data: list[list[int]] | None) -> tuple[tuple[int, ...], tuple[in
     return None if data is None else (tuple(data[0]), tuple(data[1]))
 
 
+def round_result_from_json(r: RoundView) -> RoundResult:
+    """A finished round as stored, and as the scorepad of every seat's view shows it."""
+    return RoundResult(
+        r["dealer"],
+        Terms.from_json(r["terms"]),
+        (tuple(r["teams"][0]), tuple(r["teams"][1])),
+        r["bonus"],
+        tuple(r["tricks"]),
+        tuple(r["loot"]),
+        tuple(r["scores"]),
+    )
+
+
 def state_from_json(data: StateJson) -> GameState:
     if data.get("format") != FORMAT:
         raise ValueError(f"unknown state format {data.get('format')!r}")
@@ -82,18 +96,7 @@ def state_from_json(data: StateJson) -> GameState:
     state.seed = data["seed"]
     state.target = data["target"]
     state.first_dealer = data["first_dealer"]
-    state.results = tuple(
-        RoundResult(
-            r["dealer"],
-            Terms.from_json(r["terms"]),
-            (tuple(r["teams"][0]), tuple(r["teams"][1])),
-            r["bonus"],
-            tuple(r["tricks"]),
-            tuple(r["loot"]),
-            tuple(r["scores"]),
-        )
-        for r in data["results"]
-    )
+    state.results = tuple(round_result_from_json(r) for r in data["results"])
     state.dealer = data["dealer"]
     state.phase = data["phase"]
     state.turn = data["turn"]
