@@ -19,7 +19,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.db import connection
 
-from games import clock
+from games import clock, queue
 from games.actions import play_bot_move, play_due_timeouts, queue_bot_turns
 from games.actions.deadlines import due
 from games.actions.notify import deliver
@@ -106,13 +106,28 @@ def sweep() -> dict:
 RECORDS_CHECK_HOURS = 2
 
 
+# A replay costs milliseconds to tens of them: a batch keeps each task short, and the sweep
+# queue's other work goes on between batches.
+RECORDS_CHECK_BATCH = 50
+
+
 @shared_task(ignore_result=True)
 def check_recent_records() -> int:
-    """Every hour: compare the games finished in the last ``RECORDS_CHECK_HOURS`` with the
-    replay of their move log (``check_records``), and log each that differs, as an error, for
-    ``manage.py rebuild_records``. Writes nothing. Returns how many differ."""
+    """Every hour: queue the check of the games finished in the last ``RECORDS_CHECK_HOURS``,
+    ``RECORDS_CHECK_BATCH`` games a task (``check_records_of``). Returns how many games."""
+    ids = finished_since(clock.now() - timedelta(hours=RECORDS_CHECK_HOURS))
+    for start in range(0, len(ids), RECORDS_CHECK_BATCH):
+        queue.publish("games.tasks.check_records_of", ids[start : start + RECORDS_CHECK_BATCH])
+    return len(ids)
+
+
+@shared_task(ignore_result=True)
+def check_records_of(game_ids: list[int]) -> int:
+    """Compare these games with the replay of their move log (``check_records``), and log each
+    that differs, as an error, for ``manage.py rebuild_records``. Writes nothing, so it is safe
+    to run twice or late. Returns how many differ."""
     differ = 0
-    for game_id in finished_since(clock.now() - timedelta(hours=RECORDS_CHECK_HOURS)):
+    for game_id in game_ids:
         found = check_records(game_id)
         if found:
             differ += 1

@@ -216,6 +216,7 @@ CELERY_TASK_ROUTES = {
     "games.tasks.send_email": {"queue": "email"},
     "games.tasks.sweep": {"queue": "sweep"},
     "games.tasks.check_recent_records": {"queue": "sweep"},
+    "games.tasks.check_records_of": {"queue": "sweep"},
 }
 CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-task leaves its task to another
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -11,7 +11,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import clock, engine, tasks
+from games import clock, engine, queue, tasks
 from games.actions import create_game
 from games.actions.records import check_records, rebuild_records
 from games.models import BoardToken, Game, MoveRecord, Play, Round, RoundSeat, Seat, Trick
@@ -185,7 +185,9 @@ def test_the_sweep_finds_a_recent_game_that_differs_and_changes_nothing(act, ali
     Game.objects.filter(pk=long_ago.pk).update(
         finished_at=clock.now() - timedelta(hours=tasks.RECORDS_CHECK_HOURS + 1)
     )
-    assert tasks.check_recent_records.delay().get() == 0
+    with caplog.at_level(logging.ERROR, logger="games.tasks"):
+        assert tasks.check_recent_records.delay().get() == 1  # the recent game, found alike
+    assert not [r for r in caplog.records if r.name == "games.tasks"]
     for wrong in (game, long_ago):
         Trick.objects.filter(pk=a_trick(wrong).pk).update(winner=a_trick(wrong).winner ^ 1)
     before = stored(game)
@@ -196,3 +198,27 @@ def test_the_sweep_finds_a_recent_game_that_differs_and_changes_nothing(act, ali
     assert len(lines) == 2
     assert all(f"game {game.pk} differs from its replay: round 1 trick 1" in s for s in lines)
     assert stored(game) == before
+
+
+def test_the_sweep_checks_the_recent_games_in_short_tasks_of_a_batch_each(act, alice, monkeypatch):
+    # Games with a trick taken, said finished now: a check needs no game to be over.
+    games = [
+        play_out(
+            act,
+            act(create_game, alice, players=2, bots=["easy"]),
+            [alice],
+            random.Random(seed),
+            until=lambda s: s.tricks,
+        )
+        for seed in (1, 2, 3)
+    ]
+    Game.objects.filter(pk__in=[g.pk for g in games]).update(finished_at=clock.now())
+    queued = []
+    monkeypatch.setattr(queue, "publish", lambda *task, **options: queued.append(task) or True)
+    monkeypatch.setattr(tasks, "RECORDS_CHECK_BATCH", 2)
+    assert tasks.check_recent_records.delay().get() == 3
+    assert [name for name, _ in queued] == ["games.tasks.check_records_of"] * 2
+    assert sorted(pk for _, batch in queued for pk in batch) == sorted(g.pk for g in games)
+    assert [len(batch) for _, batch in queued] == [2, 1]
+    Trick.objects.filter(pk=a_trick(games[2]).pk).update(winner=a_trick(games[2]).winner ^ 1)
+    assert [tasks.check_records_of.delay(batch).get() for _, batch in queued] == [0, 1]
