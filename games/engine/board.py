@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import NamedTuple, TypedDict
 
 from .cards import COLORS, VALUE
+from .errors import IllegalMove, gettext_noop
 
 LINES = ("first", "discard", "trump", "super", "points")
 BOXES = {
@@ -18,6 +19,19 @@ BOXES = {
     "super": ("B", "R", "Y", "G", "none"),
     "points": ("1", "2", "3", "4", "-2"),
 }
+
+
+def check_box(line: str, box: str) -> None:
+    """Refuses a box the Board does not have, when a move is read and when it is played."""
+    if line not in BOXES or box not in BOXES[line]:
+        raise IllegalMove(
+            "no_such_box",
+            gettext_noop("There is no box {box} on line {line}."),
+            line=line,
+            box=box,
+        )
+
+
 # How many cards each seat chooses under each rule of line 2 (``pass_left``: the one it passes).
 CARDS_CHOSEN = {"none": 0, "1": 1, "2": 2, "except_1": 1, "pass_left": 1}
 PASS_LEFT = "pass_left"

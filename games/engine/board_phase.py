@@ -4,7 +4,7 @@ one each in turn, until the open boxes left make the round's ``Terms``.
 
 from __future__ import annotations
 
-from .board import BOXES, LINES, Token, terms_of
+from .board import BOXES, LINES, Token, check_box, terms_of
 from .errors import IllegalMove, gettext_noop
 from .moves import PlaceToken
 from .refusals import refuse_phase
@@ -23,13 +23,7 @@ def place_token(state: GameState, move: PlaceToken) -> GameState:
     seat, line, box, _ = move
     if seat != state.turn:
         raise IllegalMove("not_your_turn", gettext_noop("It is not your turn."))
-    if line not in BOXES or box not in BOXES[line]:
-        raise IllegalMove(
-            "no_such_box",
-            gettext_noop("There is no box {box} on line {line}."),
-            line=line,
-            box=box,
-        )
+    check_box(line, box)
     boxes = state.open[line]
     if box not in boxes:
         if line == "first" and int(box) >= state.players:

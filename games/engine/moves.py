@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, TypedDict, final
 
-from .board import BOXES, LINES
+from .board import check_box
 from .cards import is_card
 from .errors import IllegalMove, gettext_noop
 
@@ -135,13 +135,7 @@ def move_from_json(data: object) -> Move:
         if not (isinstance(arg, list | tuple) and len(arg) == 2):
             raise _malformed()
         line, box = (str(part) for part in arg)
-        if line not in LINES or box not in BOXES[line]:
-            raise IllegalMove(
-                "no_such_box",
-                gettext_noop("There is no box {box} on line {line}."),
-                line=line,
-                box=box,
-            )
+        check_box(line, box)
         return PlaceToken(seat, line, box)
     if kind == "teams":
         if not isinstance(arg, dict) or set(arg) != {"team", "bonus"}:
