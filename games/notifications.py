@@ -315,13 +315,15 @@ def compose(kind: str, args: list, now) -> tuple[User, str, str, dict] | None:
 # --- sending ------------------------------------------------------------------------------------
 
 
-class Outcome(enum.Enum):
+class Delivery(enum.Enum):
+    """What became of an email handed to the mail server (``transmit``)."""
+
     SENT = "sent"
     NOT_SENT = "not sent"  # certainly not delivered: try again later
     UNKNOWN = "fate unknown"  # handed over, no answer: never sent again by itself
 
 
-def transmit(message: EmailMultiAlternatives) -> Outcome:
+def transmit(message: EmailMultiAlternatives) -> Delivery:
     """Hand ``message`` to the mail server, telling a failure before the hand-over (retry)
     from one after it (the server may have taken it)."""
     connection = get_connection()
@@ -329,7 +331,7 @@ def transmit(message: EmailMultiAlternatives) -> Outcome:
         connection.open()
     except Exception:
         log.warning("no connection to the mail server", exc_info=True)
-        return Outcome.NOT_SENT
+        return Delivery.NOT_SENT
     try:
         connection.send_messages([message])
     except (
@@ -338,7 +340,7 @@ def transmit(message: EmailMultiAlternatives) -> Outcome:
         smtplib.SMTPSenderRefused,
     ):
         log.warning("the mail server refused an email to %s", message.to, exc_info=True)
-        return Outcome.NOT_SENT
+        return Delivery.NOT_SENT
     except Exception:
         log.error(
             "no answer from the mail server after an email to %s: its fate is unknown, it is "
@@ -346,10 +348,10 @@ def transmit(message: EmailMultiAlternatives) -> Outcome:
             message.to,
             exc_info=True,
         )
-        return Outcome.UNKNOWN
+        return Delivery.UNKNOWN
     finally:
         try:
             connection.close()
         except Exception:
             pass
-    return Outcome.SENT
+    return Delivery.SENT

@@ -120,15 +120,17 @@ def deliver(pending_id: int, now=None) -> bool:
         settle_lost_sends(now, user=user, kind=kind, key=key)
         pending.delete()
         return False  # sent already, for this occasion
-    outcome = notifications.transmit(message)
-    if outcome is notifications.Outcome.NOT_SENT:
+    delivery = notifications.transmit(message)
+    if delivery is notifications.Delivery.NOT_SENT:
         record.delete()
         _retry_later(pending, now)
         return False
-    fate = SentEmail.Fate.SENT if outcome is notifications.Outcome.SENT else SentEmail.Fate.UNKNOWN
+    fate = (
+        SentEmail.Fate.SENT if delivery is notifications.Delivery.SENT else SentEmail.Fate.UNKNOWN
+    )
     SentEmail.objects.filter(pk=record.pk).update(fate=fate)
     pending.delete()
-    return outcome is notifications.Outcome.SENT
+    return delivery is notifications.Delivery.SENT
 
 
 def settle_lost_sends(now, **which) -> int:
