@@ -25,11 +25,11 @@ from games.bots.cardplay import choose_card  # noqa: E402
 from games.bots.hard import edge, equivalent_cards  # noqa: E402
 from games.bots.knowledge import Knowledge  # noqa: E402
 from games.bots.playout import play_out  # noqa: E402
-from games.bots.playout_round import Round  # noqa: E402
+from games.bots.playout_round import PlayoutRound  # noqa: E402
 from games.engine import TRICKS, PlayCard, apply, new_game, to_act, view  # noqa: E402
 
 
-def worth(truth: Round, card: str, seat: int) -> float:
+def worth(truth: PlayoutRound, card: str, seat: int) -> float:
     """The round played out from the true deal after ``card``, everyone playing as Medium."""
     r = truth.copy()
     r.play(card)
@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
             cards = [m["play"] for m in seen["legal"]]
             mine = choose_card(k, cards)
             if len(equivalent_cards(k, cards)) > 1:
-                truth = Round.from_state(state)
+                truth = PlayoutRound.from_state(state)
                 worths = {PlayCard(seat, c): worth(truth, c, seat) for c in cards}
                 hard = {f"Hard, {args.deals} deals": Hard(game, samples=args.deals)}
                 judged.judge(worths, PlayCard(seat, mine), seen, hard)

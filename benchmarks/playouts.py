@@ -4,7 +4,8 @@
 
 For 3, 4 and 5 players, ``--states`` seeded games are played at random into their first round's
 trick phase, twice: stopped at a random trick and card (mid-round, as a search meets them), and at
-the first trick's lead (a whole round, as the discard search plays them, from ``Round.start``).
+the first trick's lead (a whole round, as the discard search plays them, from
+``PlayoutRound.start``).
 Each state's ``play_out(r.copy())`` is played ``--passes`` times over. Then Hard with its default
 20 deals chooses a card for each of ``--views`` seeded mid-round views per player count (those
 with a choice). Prints playouts per second and Hard moves per second per player count, in CPU
@@ -23,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.bots import Hard  # noqa: E402
 from games.bots.playout import play_out  # noqa: E402
-from games.bots.playout_round import Round  # noqa: E402
+from games.bots.playout_round import PlayoutRound  # noqa: E402
 from games.engine import (  # noqa: E402
     TRICKS,
     new_game,
@@ -52,11 +53,12 @@ def states(players: int, count: int, mid: bool) -> list:
     return found
 
 
-def rounds(players: int, count: int) -> tuple[list[Round], list[Round]]:
-    """Mid-round playouts (``Round.from_state``) and whole rounds (``Round.start``)."""
-    mid = [Round.from_state(s) for s in states(players, count, mid=True)]
+def rounds(players: int, count: int) -> tuple[list[PlayoutRound], list[PlayoutRound]]:
+    """Mid-round playouts (``PlayoutRound.from_state``) and whole rounds
+    (``PlayoutRound.start``)."""
+    mid = [PlayoutRound.from_state(s) for s in states(players, count, mid=True)]
     whole = [
-        Round.start(s.hands, s.terms, s.teams, s.bonus, s.leader)
+        PlayoutRound.start(s.hands, s.terms, s.teams, s.bonus, s.leader)
         for s in states(players, count, mid=False)
     ]
     return mid, whole
@@ -75,7 +77,7 @@ def best_rate(work, count: int, repeats: int) -> float:
     return count / best
 
 
-def playouts_per_second(rs: list[Round], passes: int, repeats: int) -> float:
+def playouts_per_second(rs: list[PlayoutRound], passes: int, repeats: int) -> float:
     def work():
         for _ in range(passes):
             for r in rs:

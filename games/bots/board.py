@@ -38,7 +38,7 @@ from games.engine.board import coverable, first_open
 from .knowledge import all_of
 from .medium import board_values, estimate_tricks, guess_choice, hand_worths, teams_values
 from .playout import play_out
-from .playout_round import Round
+from .playout_round import PlayoutRound
 
 # Each seat's hand_worths: the worth of a hand under each trump and supertrump.
 Worth = dict[tuple[str, str], float]
@@ -150,4 +150,4 @@ class Deal:
         state = self.state
         choices = [self.choice(s, terms) for s in range(state.players)]
         hands = hands_after(terms.discard, state.hands, choices)
-        return play_out(Round.start(hands, terms, teams, bonus, terms.first))
+        return play_out(PlayoutRound.start(hands, terms, teams, bonus, terms.first))

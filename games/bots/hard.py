@@ -56,7 +56,7 @@ from .evaluate import keep_values
 from .knowledge import Knowledge, M, all_of
 from .medium import decide, guess_choice, hand_worths, team_values, token_values
 from .playout import medium_card, play_out
-from .playout_round import Round
+from .playout_round import PlayoutRound
 
 SECONDS = 0.5
 SAMPLES = 100  # deals per move without a clock (the budget the arena measures)
@@ -74,7 +74,7 @@ class Hard:
         samples: int | None = None,
         seconds: float = SECONDS,
         clock: Callable[[], float] | None = None,
-        policy: Callable[[Round], str] = medium_card,
+        policy: Callable[[PlayoutRound], str] = medium_card,
         board_samples: int = 0,
         belief: float = board.BELIEF,
         team_samples: int = TEAM_SAMPLES,
@@ -139,12 +139,12 @@ class Hard:
         cards = [group[0] for group in classes]
         medium_at = next(i for i, group in enumerate(classes) if medium in group)
 
-        public: Round | None = None  # what every deal shares: the round so far
+        public: PlayoutRound | None = None  # what every deal shares: the round so far
 
         def evaluate(state: GameState) -> list[float]:
             nonlocal public
             if public is None:
-                base = public = Round.from_state(state)
+                base = public = PlayoutRound.from_state(state)
             else:
                 base = public.with_hands(state.hands)
             worths = []
@@ -175,7 +175,7 @@ class Hard:
                 choices[seat] = _cards(move)
                 hands = hands_after(terms.discard, state.hands, choices)
                 assert state.teams is not None  # chosen before the discards
-                r = Round.start(hands, terms, state.teams, state.bonus, terms.first)
+                r = PlayoutRound.start(hands, terms, state.teams, state.bonus, terms.first)
                 worths.append(edge(play_out(r, self.policy), seat))
             return worths
 
@@ -315,7 +315,7 @@ class Expert(Hard):
         samples: int | None = None,
         seconds: float = EXPERT_SECONDS,
         clock: Callable[[], float] | None = None,
-        policy: Callable[[Round], str] = medium_card,
+        policy: Callable[[PlayoutRound], str] = medium_card,
         board_samples: int = EXPERT_BOARD_SAMPLES,
         belief: float = board.BELIEF,
         team_samples: int = EXPERT_TEAM_SAMPLES,

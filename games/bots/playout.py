@@ -1,10 +1,11 @@
-"""The playouts of the Hard bot's search: a ``Round`` (``playout_round``) played to its end.
+"""The playouts of the Hard bot's search: a ``PlayoutRound`` (``playout_round``) played to its end.
 
 The playout policy ``medium_card`` plays as the Medium bot does (``cardplay``), counting the
 cards not yet played and the voids shown, blind to the other hands of the guessed deal as real
 players are. (A policy of simpler habits, three times as fast, made the search no better than
 Medium; playouts that play like the opponents do made it better.) It is ``cardplay``'s
-arithmetic over the compact Round (``_values``), the same operations in the same order, so the
+arithmetic over the compact PlayoutRound (``_values``), the same operations in the same order,
+so the
 same floating-point values and choices; tests hold it equal to ``cardplay.card_values`` on a
 table read from the engine's state, card by card.
 """
@@ -15,13 +16,13 @@ from collections.abc import Callable
 
 from games.engine.cards import ALL_CARDS
 
-from .playout_round import TRUMP_BIT, Round, T, TermsTable, playable
+from .playout_round import TRUMP_BIT, PlayoutRound, T, TermsTable, playable
 
 
-def _values(r: Round, cards: list[int]) -> list[float]:
+def _values(r: PlayoutRound, cards: list[int]) -> list[float]:
     """``cardplay.card_values`` (with ``chance_holds``) for the seat to play in ``r``.
 
-    The same arithmetic in the same order, on the Round's bits: ``count_from`` a card's suit
+    The same arithmetic in the same order, on the PlayoutRound's bits: ``count_from`` a card's suit
     and power is the bit count of the cards out among those at least as strong in its suit.
     The chance that a card holds the trick is worked out once for all the cards that would not
     take it: it depends only on the card holding it.
@@ -104,13 +105,13 @@ def _holds(
     return chance
 
 
-def _medium(r: Round) -> int:
+def _medium(r: PlayoutRound) -> int:
     """``medium_card`` in card numbers; as ``cardplay.choose_card``, ties go to the lowest."""
     hand = playable(r)
     return _best(r, hand) if len(hand) > 1 else hand[0]
 
 
-def _best(r: Round, cards: list[int]) -> int:
+def _best(r: PlayoutRound, cards: list[int]) -> int:
     """Of two or more playable cards, the first of the lowest power among the best valued."""
     values = _values(r, cards)
     top = max(values) - 1e-9
@@ -122,12 +123,12 @@ def _best(r: Round, cards: list[int]) -> int:
     return pick
 
 
-def medium_card(r: Round) -> str:
+def medium_card(r: PlayoutRound) -> str:
     """The Medium bot's card for the seat to play (``cardplay``), as a playout policy."""
     return ALL_CARDS[_medium(r)]
 
 
-def play_out(r: Round, policy: Callable[[Round], str] | None = None) -> list[int]:
+def play_out(r: PlayoutRound, policy: Callable[[PlayoutRound], str] | None = None) -> list[int]:
     """Play the round to its end with ``policy`` (``medium_card`` by default); its scores."""
     if policy is None or policy is medium_card:
         # ``_medium`` inlined: the search spends most of its time in this loop.

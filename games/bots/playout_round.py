@@ -1,15 +1,14 @@
 """The round a playout plays: fast play of the rest of a round's tricks, for the Hard bot's search.
 
-``Round`` is the trick phase of a ``GameState`` in a compact form changed in place, as a search
-plays thousands of rounds per move: cards are small ints (their index in ``ALL_CARDS``), and the
-terms' suits, powers and 1s are tables built once per terms (``TermsTable``). The cards not yet
+``PlayoutRound`` is the trick phase of a ``GameState`` in a compact form changed in place, as a
+search plays thousands of rounds per move: cards are small ints (their index in ``ALL_CARDS``), and
+the terms' suits, powers and 1s are tables built once per terms (``TermsTable``). The cards not yet
 played and each hand are also sets of bits, so that what the playout policy (``playout``) counts
-(the cards a seat may count on being out, of a suit or above a card) is a mask and a bit count;
-the voids shown and who holds the trick so far are kept up to date as cards are played, rather
-than recounted for every decision. Its public face speaks cards as strings, as the engine does.
-Who takes a trick, its loot and the round's scores follow the engine's rules (``tricks``,
-``scoring``); tests play many random rounds through both and compare them at every card.
-"""
+(the cards a seat may count on being out, of a suit or above a card) is a mask and a bit count; the
+voids shown and who holds the trick so far are kept up to date as cards are played, rather than
+recounted for every decision. Its public face speaks cards as strings, as the engine does. Who takes
+a trick, its loot and the round's scores follow the engine's rules (``tricks``, ``scoring``); tests
+play many random rounds through both and compare them at every card."""
 
 from __future__ import annotations
 
@@ -120,7 +119,7 @@ def _later(team_of: tuple[int, ...]) -> Later:
     return seats
 
 
-class Round:
+class PlayoutRound:
     """The tricks still to play in a round, changed in place by ``play``."""
 
     __slots__ = (
@@ -169,10 +168,10 @@ class Round:
     voids: list[int]
 
     @classmethod
-    def from_state(cls, state: GameState) -> Round:
+    def from_state(cls, state: GameState) -> PlayoutRound:
         """The trick phase of ``state`` (a state in the trick phase)."""
         if state.phase != TRICKS:
-            raise ValueError("a Round is the trick phase of a round")
+            raise ValueError("a PlayoutRound is the trick phase of a round")
         tricks = [(t.leader, [CARD[c] for c in t.cards]) for t in state.tricks]
         tricks.append((state.leader, [CARD[c] for c in state.trick]))
         played = Counter(c for _, cards in tricks for c in cards)
@@ -199,7 +198,7 @@ class Round:
         teams: Teams,
         bonus: int | None,
         leader: int,
-    ) -> Round:
+    ) -> PlayoutRound:
         """The first trick about to be led, with these hands (after discards and passes)."""
         return cls._new(hands, terms, teams, bonus, leader, Counter())
 
@@ -212,7 +211,7 @@ class Round:
         bonus: int | None,
         leader: int,
         played: Counter[int],
-    ) -> Round:
+    ) -> PlayoutRound:
         r = object.__new__(cls)
         n = r.players = len(hands)
         table = r.table = _table(n, terms.trump, terms.super, terms.points)
@@ -253,15 +252,15 @@ class Round:
                 bits |= bit
             self.held.append(bits)
 
-    def with_hands(self, hands: Sequence[Sequence[str]]) -> Round:
+    def with_hands(self, hands: Sequence[Sequence[str]]) -> PlayoutRound:
         """A copy of this round with other hands holding the cards not yet played: another deal
         of the same round, as far as it has gone."""
         r = self.copy()
         r._deal(hands)
         return r
 
-    def copy(self) -> Round:
-        r = object.__new__(Round)
+    def copy(self) -> PlayoutRound:
+        r = object.__new__(PlayoutRound)
         r.players = self.players
         r.turn = self.turn
         r.leader = self.leader
@@ -360,7 +359,7 @@ class Round:
         return round_scores(self.teams, self.bonus, self.points, self.tricks_won, self.loot_won)
 
 
-def playable(r: Round) -> list[int]:
+def playable(r: PlayoutRound) -> list[int]:
     """As ``tricks.legal_cards``: the distinct cards of the suit led if the hand holds any, in
     the hand's order."""
     hand = r._hands[r.turn]

@@ -19,7 +19,7 @@ from games.bots.medium import (
     token_values,
 )
 from games.bots.playout import play_out
-from games.bots.playout_round import Round
+from games.bots.playout_round import PlayoutRound
 from games.engine import (
     BOARD,
     TEAMS,
@@ -91,7 +91,7 @@ def test_a_finished_round_is_the_engines_round_played_as_medium_would():
             played = apply(played, legal[values.index(max(values))])
         choices = [guess_choice(terms, hand, n) for hand in played.hands]
         hands = hands_after(terms.discard, played.hands, choices)
-        r = Round.start(hands, terms, played.teams, played.bonus, terms.first)
+        r = PlayoutRound.start(hands, terms, played.teams, played.bonus, terms.first)
         assert scores == play_out(r), seed
         assert len(scores) == n and any(scores)
 

@@ -1,4 +1,4 @@
-"""Round, the playouts' fast trick phase, plays exactly as the engine does; its Medium policy
+"""PlayoutRound, the playouts' fast trick phase, plays exactly as the engine does; its Medium policy
 plays as the Medium bot does, with the very same card values as ``cardplay``."""
 
 import random
@@ -10,7 +10,7 @@ from games.bots.cardplay import card_values, choose_card
 from games.bots.determinize import determinize
 from games.bots.medium import Medium
 from games.bots.playout import _values, medium_card, play_out
-from games.bots.playout_round import CARD, Round
+from games.bots.playout_round import CARD, PlayoutRound
 from games.engine import (
     BOARD,
     TRICKS,
@@ -32,7 +32,7 @@ from .helpers import mid_round, play_until
 @pytest.mark.parametrize("seed", range(5))
 def test_a_round_played_both_ways_ends_the_same(players, seed):
     state = mid_round(players, seed)
-    r = Round.from_state(state)
+    r = PlayoutRound.from_state(state)
     rounds = len(state.results)
     rng = random.Random(seed)
     while len(state.results) == rounds:
@@ -52,7 +52,7 @@ def test_a_round_played_both_ways_ends_the_same(players, seed):
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_medium_card_is_always_legal_and_play_out_finishes(players):
     for seed in range(8):
-        r = Round.from_state(mid_round(players, seed))
+        r = PlayoutRound.from_state(mid_round(players, seed))
         copy = r.copy()
         while not r.over:
             card = medium_card(r)
@@ -63,12 +63,12 @@ def test_medium_card_is_always_legal_and_play_out_finishes(players):
 
 def test_a_round_needs_the_trick_phase():
     with pytest.raises(ValueError):
-        Round.from_state(new_game(3, seed=1))
+        PlayoutRound.from_state(new_game(3, seed=1))
     assert new_game(3, seed=1).phase == BOARD
 
 
 def test_copies_are_independent():
-    r = Round.from_state(mid_round(4, seed=2, tricks=1, cards=0))
+    r = PlayoutRound.from_state(mid_round(4, seed=2, tricks=1, cards=0))
     copy = r.copy()
     copy.play(copy.legal()[0])
     assert len(copy.trick) == 1 and not r.trick
@@ -87,16 +87,16 @@ def test_medium_card_plays_as_the_medium_bot_does(players):
         rounds = len(state.results)
         while len(state.results) == rounds:
             seat = state.turn
-            card = medium_card(Round.from_state(state))
+            card = medium_card(PlayoutRound.from_state(state))
             assert PlayCard(seat, card) == Medium(seed).choose(view(state, seat))
             compared += 1
-            state = apply(state, PlayCard(seat, rng.choice(Round.from_state(state).legal())))
+            state = apply(state, PlayCard(seat, rng.choice(PlayoutRound.from_state(state).legal())))
     assert compared > 20
 
 
 class StateTable:
-    """The table as the seat to play sees it, read from the engine's state as the Round once did
-    (before issue 19): what ``cardplay`` reads, counted afresh from the cards played."""
+    """The table as the seat to play sees it, read from the engine's state as the PlayoutRound
+    once did (before issue 19): what ``cardplay`` reads, counted afresh from the cards played."""
 
     def __init__(self, state) -> None:
         n = self.players = len(state.hands)
@@ -131,10 +131,10 @@ class StateTable:
 
 
 def play_both(state, rng: random.Random, policy: str, r=None):
-    """Plays the round of ``state`` to its end through the engine and a Round side by side,
+    """Plays the round of ``state`` to its end through the engine and a PlayoutRound side by side,
     comparing them at every card; Medium's card values (the same floats) where there is a
     choice. Returns the number of choices compared."""
-    r = Round.from_state(state) if r is None else r
+    r = PlayoutRound.from_state(state) if r is None else r
     played_out = play_out(r.copy())  # by Medium, all at once
     rounds = len(state.results)
     choices = 0
@@ -169,20 +169,21 @@ def play_both(state, rng: random.Random, policy: str, r=None):
 @pytest.mark.parametrize("policy", ["random", "medium"])
 def test_many_random_rounds_play_as_the_engine_and_medium(players, policy):
     """200 rounds per player count and policy, from the first lead or further in, with every
-    discard rule: the compact Round and its Medium policy against the engine and ``cardplay``."""
+    discard rule: the compact PlayoutRound and its Medium policy against the engine and
+    ``cardplay``."""
     choices = 0
     for seed in range(200):
         rng = random.Random(f"{policy}/{seed}")
         state = play_until(new_game(players, seed), rng, lambda s: s.phase == TRICKS)
         if seed % 3 == 0:
-            r = Round.start(state.hands, state.terms, state.teams, state.bonus, state.leader)
+            r = PlayoutRound.start(state.hands, state.terms, state.teams, state.bonus, state.leader)
         else:
             hand = len(state.hands[0])
             tricks, cards = rng.randrange(hand), rng.randrange(players)
             state = play_until(
                 state, rng, lambda s, t=tricks, c=cards: len(s.tricks) >= t and len(s.trick) >= c
             )
-            r = Round.from_state(state)
+            r = PlayoutRound.from_state(state)
         choices += play_both(state, rng, policy, r)
     assert choices > 1000
 
@@ -194,7 +195,7 @@ def test_another_deal_of_the_same_round_is_that_deals_round(players):
         state = mid_round(players, seed)
         seen = view(state, state.turn)
         guess = determinize(seen, random.Random(seed))
-        dealt = Round.from_state(state).with_hands(guess.hands)
-        fresh = Round.from_state(guess)
-        assert all(getattr(dealt, name) == getattr(fresh, name) for name in Round.__slots__)
+        dealt = PlayoutRound.from_state(state).with_hands(guess.hands)
+        fresh = PlayoutRound.from_state(guess)
+        assert all(getattr(dealt, name) == getattr(fresh, name) for name in PlayoutRound.__slots__)
         assert play_out(dealt) == play_out(fresh)

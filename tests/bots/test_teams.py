@@ -10,7 +10,7 @@ from games.bots.hard import EXPERT_TEAM_SAMPLES, TEAM_OPTIONS, TEAM_SAMPLES
 from games.bots.knowledge import Knowledge
 from games.bots.medium import guess_choice, team_values
 from games.bots.playout import play_out
-from games.bots.playout_round import Round
+from games.bots.playout_round import PlayoutRound
 from games.engine import (
     DISCARD,
     PASS_LEFT,
@@ -58,7 +58,7 @@ def test_a_deal_finished_with_given_teams_is_the_engines_round_played_as_medium_
         assert played.phase == TRICKS and set(played.teams[0]) == set(choice.team)
         hands = hands_after(terms.discard, state.hands, choices)
         assert [sorted(h) for h in played.hands] == [sorted(h) for h in hands]
-        r = Round.start(hands, terms, played.teams, played.bonus, terms.first)
+        r = PlayoutRound.start(hands, terms, played.teams, played.bonus, terms.first)
         assert scores == play_out(r)
         assert len(scores) == n and any(scores)
 
