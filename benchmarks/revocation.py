@@ -26,7 +26,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -39,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.live_push import environment, prepare  # noqa: E402
 from benchmarks.ports import free_port  # noqa: E402
 from benchmarks.timing import fmt  # noqa: E402
-from benchmarks.web import start_web  # noqa: E402
+from benchmarks.web import listening, start_web  # noqa: E402
 
 DATABASE = "postgresql://root@127.0.0.1:5432/nyet_revocation"
 REDIS = "redis://127.0.0.1:6379/15"
@@ -57,16 +56,7 @@ def start_uvicorn(env: dict, folder: Path) -> tuple[subprocess.Popen, int]:
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return site, port
-        except OSError:
-            assert time.monotonic() < deadline and site.poll() is None, (
-                folder / "web.log"
-            ).read_text()
-            time.sleep(0.2)
+    return listening(site, port, folder), port
 
 
 class Stream:

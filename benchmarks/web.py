@@ -32,12 +32,17 @@ def start_web(env: dict, folder: Path) -> tuple[subprocess.Popen, int]:
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
+    return listening(site, port, folder), port
+
+
+def listening(site: subprocess.Popen, port: int, folder: Path) -> subprocess.Popen:
+    """``site`` once it accepts connections on ``port`` (within a minute; its log otherwise)."""
     deadline = time.monotonic() + 60
     while True:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return site, port
+            return site
         except OSError:
             alive = time.monotonic() < deadline and site.poll() is None
             assert alive, (folder / "web.log").read_text()
-            time.sleep(0.5)
+            time.sleep(0.2)
