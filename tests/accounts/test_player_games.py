@@ -174,7 +174,6 @@ def test_your_games_cost_the_same_queries_for_1_and_10_games(
     ],
 )
 def test_your_games_sections_in_both_languages(act, client, alice, bob, language, words):
-    """French: once /tmp/brief/fr-lobby.po is merged into the catalogue."""
     your_games(act, alice, bob)
     alice.language = language
     alice.save(update_fields=["language"])

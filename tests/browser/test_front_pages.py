@@ -12,8 +12,7 @@ from tests.steering import play_until
 
 from .conftest import CHROMIUM, CHROMIUM_MISSING, TIMEOUT
 from .helpers import (
-    DESKTOP,
-    PHONE,
+    SIZES,
     assert_accessible,
     assert_no_sideways_scroll,
     logged_in_context,
@@ -25,7 +24,6 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason=CHROMIUM_MISSING),
 ]
 
-SIZES = {"desktop": DESKTOP, "phone": PHONE}
 LOBBY = {"en": "Lobby", "fr": "Accueil"}
 
 GUEST_PAGES = {

@@ -9,12 +9,11 @@ event stream, without a reload. At a laptop's size and a phone's, in English and
   a decline is said on the asker's page, and an accepted offer moves both players' pages to the
   new game (a spectator's gets a link to it).
 
-Screenshots: /tmp/shots/live/ (the joiner's page with the chat, the offer on the other
-player's page, the asker's waiting state)."""
+Screenshots: `live-*.png` in tests/browser/screenshots (the joiner's page with the chat, the offer
+on the other player's page, the asker's waiting state)."""
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -25,7 +24,7 @@ from games.models import Game
 from tests.games.conftest import play_out
 
 from .conftest import CHROMIUM, CHROMIUM_MISSING
-from .helpers import Site, assert_accessible, people
+from .helpers import Site, assert_accessible, people, shoot
 
 pytestmark = [
     pytest.mark.browser,
@@ -33,7 +32,6 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason=CHROMIUM_MISSING),
 ]
 
-SHOTS = Path("/tmp/shots/live")
 # The French waits for the catalogue's merge of /tmp/brief/fr-live.po.
 WORDS = {
     "en": {
@@ -85,9 +83,8 @@ def site(browser, tmp_path):
     opened.close()
 
 
-def shoot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=SHOTS / f"{name}.png", full_page=True)
+def photograph(page, name: str) -> None:
+    shoot(page, f"live-{name}")
 
 
 def same_document(*pages) -> None:
@@ -120,7 +117,7 @@ def test_a_seat_taken_and_left_shows_everywhere_and_the_joiner_gets_the_chat(
     # the others' pages: bob in his seat, pushed
     for page in (alices, carols):
         expect(seat_list(page)).to_contain_text("bob")
-    shoot(bobs, f"joiner-chat-{size}-{language}")
+    photograph(bobs, f"joiner-chat-{size}-{language}")
     assert_accessible(bobs, "the joiner's page with its chat")
 
     bobs.get_by_role("button", name=words["leave"]).click()
@@ -141,7 +138,7 @@ def test_a_seat_taken_and_left_shows_everywhere_and_the_joiner_gets_the_chat(
     bobs.get_by_label(words["message"]).fill("hello from bob")
     bobs.get_by_label(words["message"]).press("Enter")
     expect(alices.locator("#chat-lines")).to_contain_text("bob: hello from bob")
-    shoot(bobs, f"joiner-in-play-{size}-{language}")
+    photograph(bobs, f"joiner-in-play-{size}-{language}")
     same_document(alices, bobs, carols)
 
 
@@ -178,15 +175,15 @@ def test_a_rematch_offer_reaches_the_other_pages_and_starts_the_game_for_both(
     expect(offer.get_by_role("button", name=words["decline"])).to_be_visible()
     expect(carols.locator("#rematch")).to_contain_text(words["waiting"])
     offer.scroll_into_view_if_needed()
-    shoot(bobs, f"rematch-offer-{size}-{language}")
-    shoot(alices, f"rematch-waiting-{size}-{language}")
+    photograph(bobs, f"rematch-offer-{size}-{language}")
+    photograph(alices, f"rematch-waiting-{size}-{language}")
     assert_accessible(bobs, "the rematch offer")
     assert_accessible(alices, "the asker's waiting state")
 
     offer.get_by_role("button", name=words["decline"]).click()
     for page in (alices, bobs, carols):
         expect(page.locator("#rematch")).to_contain_text(words["declined"])
-    shoot(alices, f"rematch-declined-{size}-{language}")
+    photograph(alices, f"rematch-declined-{size}-{language}")
 
     # asked again, accepted from the keyboard: both players' pages go to the new game
     alices.get_by_role("button", name=words["rematch"], exact=True).click()

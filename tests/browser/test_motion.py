@@ -20,14 +20,13 @@ from games.models import Game
 from tests.steering import play_until
 
 from .conftest import CHROMIUM, CHROMIUM_MISSING
-from .helpers import DESKTOP, PHONE, assert_accessible, logged_in_context, shoot
+from .helpers import SIZES, assert_accessible, logged_in_context, shoot
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason=CHROMIUM_MISSING),
 ]
 
-SIZES = {"desktop": DESKTOP, "phone": PHONE}
 
 RECORD = """
 window.motions = [];

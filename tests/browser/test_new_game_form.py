@@ -3,10 +3,7 @@ by its character and its bots named as the table will name them; every seat with
 with a note that only then says the extra ones are ignored; Expert only while a correspondence
 time is chosen (static/js/table.js). Both sizes, both languages, no axe violation of any impact.
 
-The French runs read the form's seats, which are already in the catalogue (the characters,
-"Bot Moyen"): they pass before /tmp/brief/fr-lobby.po is merged."""
-
-from pathlib import Path
+Screenshots: `new-game-*.png` in tests/browser/screenshots."""
 
 import pytest
 from django.utils import translation
@@ -19,6 +16,7 @@ from .conftest import CHROMIUM, CHROMIUM_MISSING
 from .helpers import (
     DESKTOP,
     PHONE,
+    SIZES,
     assert_no_sideways_scroll,
     every_violation,
     logged_in_context,
@@ -31,8 +29,6 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason=CHROMIUM_MISSING),
 ]
 
-SIZES = {"desktop": DESKTOP, "phone": PHONE}
-SHOTS = Path("/tmp/shots/lobby")
 MEDIUM = {"en": "Medium bot", "fr": "Bot Moyen"}
 EASY = {"en": "Easy bot", "fr": "Bot Facile"}
 IGNORED = "Seats beyond the number of players are ignored."
@@ -44,8 +40,7 @@ def characters(language: str) -> list[str]:
 
 
 def photograph(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=SHOTS / f"{name}.png", full_page=True)
+    shoot(page, f"new-game-{name}")
 
 
 @pytest.mark.parametrize("size", list(SIZES))

@@ -1,15 +1,11 @@
-"""One-click play from the home page (issue 32): a new account reaches its hand in a game
-against bots in at most 3 clicks (the test counts every click: one to the hand, one more for its
-first move); a visitor who is not logged in clicks the same button, signs up, and comes back to
-the same choice. The lobby's screens (logged in with games, and not; English and French; a
-laptop's size and a phone's) are photographed into /tmp/shots/lobby/, fit the screen's width and
-have no axe violation of any impact.
-
-The French screens say the lobby's new sentences in English until /tmp/brief/fr-lobby.po is
-merged: what they check (the language, the layout, axe) holds before."""
+"""One-click play from the home page (issue 32): a new account reaches its hand in a game against
+bots in at most 3 clicks (the test counts every click: one to the hand, one more for its first
+move); a visitor who is not logged in clicks the same button, signs up, and comes back to the
+same choice. The lobby's screens (logged in with games, and not; English and French; a laptop's
+size and a phone's) are photographed (`one-click-*.png` in tests/browser/screenshots), fit the
+screen's width and have no axe violation of any impact."""
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -23,10 +19,11 @@ from tests.steering import your_games
 from .conftest import CHROMIUM, CHROMIUM_MISSING, TIMEOUT
 from .helpers import (
     DESKTOP,
-    PHONE,
+    SIZES,
     assert_no_sideways_scroll,
     every_violation,
     logged_in_context,
+    shoot,
 )
 
 pytestmark = [
@@ -35,8 +32,6 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason=CHROMIUM_MISSING),
 ]
 
-SIZES = {"desktop": DESKTOP, "phone": PHONE}
-SHOTS = Path("/tmp/shots/lobby")
 PASSWORD = "a long passphrase 42"
 MOST_CLICKS = 3
 
@@ -53,8 +48,7 @@ class Clicks:
 
 
 def photograph(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=SHOTS / f"{name}.png", full_page=True)
+    shoot(page, f"one-click-{name}")
 
 
 def hand_is_shown(page) -> None:

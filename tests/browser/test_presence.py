@@ -3,10 +3,10 @@ shows whether its player has the game's page open, and the other pages' marks ch
 within seconds of a page opening or closing; the lobby shows who is online now. At a laptop's
 size and a phone's.
 
-Screenshots: /tmp/shots/presence/ (alice's table with bob here, then away; the lobby)."""
+Screenshots: `presence-*.png` in tests/browser/screenshots (alice's table with bob here, then away;
+the lobby)."""
 
 import re
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from games.actions import create_game, join_game
 
 from .conftest import CHROMIUM, CHROMIUM_MISSING
-from .helpers import Site, assert_accessible, assert_no_sideways_scroll, people
+from .helpers import Site, assert_accessible, assert_no_sideways_scroll, people, shoot
 
 pytestmark = [
     pytest.mark.browser,
@@ -23,7 +23,6 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason=CHROMIUM_MISSING),
 ]
 
-SHOTS = Path("/tmp/shots/presence")
 HERE = re.compile(r"\bis-here\b")
 # ms. The change can only come pushed: a page with its stream open does not poll, and without
 # Redis no stream expires. It comes in well under a second here; the bound is for a loaded CI
@@ -38,9 +37,8 @@ def site(browser, tmp_path):
     opened.close()
 
 
-def shoot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=SHOTS / f"{name}.png", full_page=True)
+def photograph(page, name: str) -> None:
+    shoot(page, f"presence-{name}")
 
 
 def mark(page, position: int):
@@ -59,7 +57,7 @@ def test_a_seat_shows_its_player_here_while_their_page_is_open(on_postgres, site
     expect(mark(alices, 1)).to_have_text("○ away")
     expect(mark(alices, 1)).not_to_have_class(HERE)
     expect(mark(alices, 2)).to_have_count(0)  # a bot: no mark, its "bot" mark says enough
-    shoot(alices, f"table-away-{size}")
+    photograph(alices, f"table-away-{size}")
 
     bobs = site.page_of(bob, size)
     site.open(bobs, game)
@@ -67,7 +65,7 @@ def test_a_seat_shows_its_player_here_while_their_page_is_open(on_postgres, site
     expect(mark(alices, 1)).to_have_class(HERE)
     expect(mark(bobs, 0)).to_have_text("● here")  # and bob sees alice's page open
     mark(alices, 1).scroll_into_view_if_needed()
-    shoot(alices, f"table-here-{size}")
+    photograph(alices, f"table-here-{size}")
     assert_accessible(alices, "the table with the presence marks")
     assert_no_sideways_scroll(alices)
 
@@ -84,5 +82,5 @@ def test_a_seat_shows_its_player_here_while_their_page_is_open(on_postgres, site
     expect(online).to_contain_text("1 player")
     expect(online).not_to_contain_text("alice")  # the viewer is left out
     online.scroll_into_view_if_needed()
-    shoot(alices, f"lobby-online-{size}")
+    photograph(alices, f"lobby-online-{size}")
     assert_accessible(alices, "the lobby with who is online")

@@ -3,9 +3,6 @@ the hints, as shown on the real table: in English and French, on a desktop and a
 step shows a hint (and on the player's move a suggested move, marked on the table); the end says
 the tutorial is finished. axe finds nothing serious on any step."""
 
-import shutil
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
@@ -14,9 +11,8 @@ from games.models import Game
 
 from .conftest import CHROMIUM, CHROMIUM_MISSING
 from .helpers import (
-    DESKTOP,
-    PHONE,
     SCREENSHOTS,
+    SIZES,
     assert_accessible,
     assert_no_sideways_scroll,
     logged_in_context,
@@ -28,19 +24,15 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason=CHROMIUM_MISSING),
 ]
 
-SHOTS = Path("/tmp/shots/tutorial")
 MAX_MOVES = 60  # the round asks the newcomer for about 22 moves
 WORDS = {
     "en": {"done": "You finished the tutorial", "try": "Try: ", "board": "The Board"},
     "fr": {"done": "Vous avez terminé le tutoriel", "try": "Essayez : ", "board": "Le plateau"},
 }
-SIZES = {"desktop": DESKTOP, "phone": PHONE}
 
 
 def photograph(page, name: str) -> None:
-    path = shoot(page, name)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    shutil.copy(path, SHOTS / path.name)
+    shoot(page, name)
 
 
 def follow(page, hint) -> str:

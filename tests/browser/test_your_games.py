@@ -1,12 +1,7 @@
 """ "Your games" in the lobby, in sections (issue 31): your turn, waiting for others, your open
 tables, and the latest ended (finished, aborted, expired), each game in one, with a link to every
 finished game. Both sizes, both languages, no axe violation of any impact, on the lobby and on
-the page of every finished game.
-
-The French runs wait for /tmp/brief/fr-lobby.po to be merged into the catalogue (the sections'
-headings are new words)."""
-
-from pathlib import Path
+the page of every finished game."""
 
 import pytest
 from playwright.sync_api import expect
@@ -15,7 +10,14 @@ from accounts.models import User
 from tests.steering import your_games
 
 from .conftest import CHROMIUM, CHROMIUM_MISSING
-from .helpers import DESKTOP, PHONE, assert_no_sideways_scroll, every_violation, logged_in_context
+from .helpers import (
+    DESKTOP,
+    PHONE,
+    assert_no_sideways_scroll,
+    every_violation,
+    logged_in_context,
+    shoot,
+)
 
 pytestmark = [
     pytest.mark.browser,
@@ -24,7 +26,6 @@ pytestmark = [
 ]
 
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
-SHOTS = Path("/tmp/shots/lobby")
 WORDS = {
     "en": {
         "mine": "Your games",
@@ -67,8 +68,7 @@ def test_your_games_in_sections(browser, live_server, language, size):
         assert sorted(hrefs) == sorted(f"/games/{g.pk}/" for g in shown), heading
     assert_no_sideways_scroll(page)
     assert every_violation(page) == []
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=SHOTS / f"your-games-{language}-{size}.png", full_page=True)
+    shoot(page, f"your-games-{language}-{size}")
 
     # Every finished game, a page at a time: the link under the latest.
     mine.get_by_role("link", name=words["all"]).click()
