@@ -234,8 +234,12 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 # A plain beat schedule, not django-celery-beat: fixed periodic jobs, nothing to edit at run
 # time. Deadlines (and each player's 07:00 digest) live in the database; the sweep finds them.
 # Every hour, the games finished lately are compared with the replay of their move log.
+# SWEEP_SECONDS: the sweep's period (a test of the production processes waits seconds, not one).
 CELERY_BEAT_SCHEDULE = {
-    "sweep": {"task": "games.tasks.sweep", "schedule": 60.0},
+    "sweep": {
+        "task": "games.tasks.sweep",
+        "schedule": float(os.environ.get("SWEEP_SECONDS", "60")),
+    },
     "records": {"task": "games.tasks.check_recent_records", "schedule": 3600.0},
 }
 

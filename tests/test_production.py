@@ -465,6 +465,7 @@ def test_the_procfile_serves_a_game_that_a_bot_answers(
         BEAT_SCHEDULE=str(tmp_path / "beat"),
         WEB_CONCURRENCY="2",
         BOT_PAUSE_SECONDS="0",
+        SWEEP_SECONDS="2",
     )
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
