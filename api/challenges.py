@@ -172,7 +172,7 @@ def invite(request: HttpRequest, game_id: int, body: InviteIn) -> Status[dict[st
 
 
 @router.post("/invitations/{invitation_id}/accept", response=CHANGE)
-def accept(request: HttpRequest, invitation_id: int) -> dict[str, Any]:
+def accept(request: HttpRequest, invitation_id: int) -> presenters.TableJson:
     """Take a seat at the table I am invited to (the invitation is the right to sit, at a
     private table too). A full table starts."""
     _playing(request)
@@ -203,7 +203,7 @@ def cancel(request: HttpRequest, invitation_id: int) -> dict[str, Any]:
 
 def _game_change(
     request: HttpRequest, game_id: int, action: Callable[[User, int], object]
-) -> dict[str, Any]:
+) -> presenters.GameJson:
     _playing(request)
     access.visible_game(request, game_id)
     action(request.user, game_id)
@@ -214,13 +214,13 @@ def _game_change(
 
 
 @router.post("/games/{game_id}/resign", response=GAME_CHANGE)
-def resign(request: HttpRequest, game_id: int) -> dict[str, Any]:
+def resign(request: HttpRequest, game_id: int) -> presenters.GameJson:
     """Give up my seat for good: the stand-in bot plays it to the end, and it ranks last."""
     return _game_change(request, game_id, actions.resign)
 
 
 @router.post("/games/{game_id}/abort", response=GAME_CHANGE)
-def abort(request: HttpRequest, game_id: int) -> dict[str, Any]:
+def abort(request: HttpRequest, game_id: int) -> presenters.GameJson:
     """End the game before its first card: unrated, nobody wins."""
     return _game_change(request, game_id, actions.abort_game)
 

@@ -4,14 +4,54 @@ and a rating."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from accounts.models import Shown, User
 from games import engine, lookups, results, selectors
 from games.models import Game
 
+# The shapes below are what api/schemas describes to clients (SeatOut, TableOut, GameOut,
+# RatingOut): tests/api/test_schemas.py validates every answer against those.
 
-def seats_json(game: Game) -> list[dict[str, Any]]:
+
+class SeatJson(TypedDict):
+    position: int
+    name: str
+    is_bot: bool
+    username: str | None
+
+
+class TableJson(TypedDict):
+    id: int
+    status: str
+    players: int
+    time_control: str
+    move_seconds: int
+    target: int | None
+    visibility: str
+    version: int
+    seats: list[SeatJson]
+    my_seat: int | None
+
+
+class GameJson(TypedDict):
+    id: int
+    status: str
+    version: int
+    my_seat: int | None
+    seats: list[SeatJson]
+    view: engine.View | None
+    legal: list[dict[str, object]]
+    result: results.ResultJson | None
+
+
+class RatingJson(TypedDict):
+    value: int
+    spread: int
+    provisional: bool
+
+
+def seats_json(game: Game) -> list[SeatJson]:
     return [
         {
             "position": s.position,
@@ -28,7 +68,7 @@ def my_seat(game: Game, user: User) -> int | None:
     return selectors.position_of(game, user)
 
 
-def table_json(game: Game, user: User) -> dict[str, Any]:
+def table_json(game: Game, user: User) -> TableJson:
     return {
         "id": game.pk,
         "status": game.status,
@@ -43,35 +83,35 @@ def table_json(game: Game, user: User) -> dict[str, Any]:
     }
 
 
-def game_json(game: Game, user: User) -> dict[str, Any]:
+def game_json(game: Game, user: User) -> GameJson:
     """The game as the user's seat sees it: exactly ``engine.view`` (a spectator's view for
     anyone not seated), and the seat's legal moves now."""
     seat = my_seat(game, user)
-    shown = {
-        "id": game.pk,
-        "status": game.status,
-        "version": game.version,
-        "my_seat": seat,
-        "seats": seats_json(game),
-    }
+    shown = GameJson(
+        id=game.pk,
+        status=game.status,
+        version=game.version,
+        my_seat=seat,
+        seats=seats_json(game),
+        view=None,
+        legal=[],
+        result=None,
+    )
     if game.status == Game.Status.OPEN or not game.state:
-        return {**shown, "view": None, "legal": [], "result": None}
+        return shown
     seen = engine.view(engine.state_from_json(game.state), seat)
-    legal: list[dict[str, object]] = []
+    shown["view"] = seen
     if game.status == Game.Status.ACTIVE:
-        legal = [{k: v for k, v in move.items() if k != "seat"} for move in seen["legal"]]
-    return {
-        **shown,
-        "view": seen,
-        "legal": legal,
-        "result": result_json(game, seen) if game.status == Game.Status.FINISHED else None,
-    }
+        shown["legal"] = [{k: v for k, v in m.items() if k != "seat"} for m in seen["legal"]]
+    if game.status == Game.Status.FINISHED:
+        shown["result"] = result_json(game, seen)
+    return shown
 
 
-def result_json(game: Game, seen: engine.View) -> dict[str, Any]:
+def result_json(game: Game, seen: engine.View) -> results.ResultJson:
     """The finished game's result: the same definition as its page and its email."""
     return results.of_seats(seen["totals"], game.seats.all()).as_json()
 
 
-def rating_json(shown: Shown) -> dict[str, int | bool]:
+def rating_json(shown: Shown) -> RatingJson:
     return {"value": shown.value, "spread": shown.spread, "provisional": shown.provisional}

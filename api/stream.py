@@ -142,7 +142,7 @@ def _game_line(game_id: int, user: User, token_id: int | None, seated: bool) -> 
     if reason := _token_refused(token_id):
         return _end(reason), seated
     game = lookups.game(game_id)
-    data: dict[str, Any] = (
+    data: presenters.GameJson | dict[str, Any] = (
         presenters.game_json(game, user) if game is not None else {"my_seat": None}
     )
     if _lost_game(game, user, data["my_seat"], seated):

@@ -37,7 +37,15 @@ from .access import (
     visible_game,
 )
 from .models import Scope
-from .presenters import game_json, rating_json, result_json, seats_json, table_json
+from .presenters import (
+    GameJson,
+    TableJson,
+    game_json,
+    rating_json,
+    result_json,
+    seats_json,
+    table_json,
+)
 from .schemas.account import Account
 from .schemas.events import with_streams
 from .schemas.games import (
@@ -170,21 +178,21 @@ def become_bot(request: HttpRequest) -> dict[str, Any]:
 
 
 @api.get("/tables", response={200: list[TableOut], 401: Error}, tags=["tables"])
-def open_tables(request: HttpRequest) -> list[dict[str, Any]]:
+def open_tables(request: HttpRequest) -> list[TableJson]:
     """Public tables waiting for players, newest first."""
     need(request, Scope.READ)
     return [table_json(g, request.user) for g in selectors.open_tables()]
 
 
 @api.get("/games", response={200: list[TableOut], 401: Error}, tags=["games"])
-def my_games(request: HttpRequest) -> list[dict[str, Any]]:
+def my_games(request: HttpRequest) -> list[TableJson]:
     """My tables waiting for players and my games in play."""
     need(request, Scope.READ)
     return [table_json(g, request.user) for g in lookups.tables_of(request.user)]
 
 
 @api.get("/games/{game_id}", response={200: GameOut, 401: Error, 404: Error}, tags=["games"])
-def game(request: HttpRequest, game_id: int) -> dict[str, Any]:
+def game(request: HttpRequest, game_id: int) -> GameJson:
     """A game as my seat sees it, with my legal moves and the version to move at."""
     need(request, Scope.READ)
     return game_json(visible_game(request, game_id), request.user)
@@ -233,7 +241,7 @@ def record(request: HttpRequest, game_id: int) -> dict[str, Any]:
     response={201: TableOut, 400: Error, 401: Error, 403: Error, 429: Error},
     tags=["tables"],
 )
-def create(request: HttpRequest, body: NewTable) -> Status[dict[str, Any]]:
+def create(request: HttpRequest, body: NewTable) -> Status[TableJson]:
     """A new table, with the lobby's options; I sit in seat 0."""
     need(request, Scope.PLAY)
     counted(request, "create")
@@ -258,7 +266,7 @@ def _table_change(
     action: Callable[..., Game | None],
     *args: object,
     invite_code: str = "",
-) -> dict[str, Any]:
+) -> TableJson:
     need(request, Scope.PLAY)
     counted(request, "play")
     visible_game(request, game_id, invite_code)
@@ -273,26 +281,26 @@ CHANGE = {200: TableOut, 400: Error, 401: Error, 403: Error, 404: Error, 429: Er
 
 
 @api.post("/games/{game_id}/join", response=CHANGE, tags=["tables"])
-def join(request: HttpRequest, game_id: int, body: JoinIn) -> dict[str, Any]:
+def join(request: HttpRequest, game_id: int, body: JoinIn) -> TableJson:
     """Take the first open seat (a private table needs its invite code)."""
     return _table_change(request, game_id, actions.join_game, body.invite, invite_code=body.invite)
 
 
 @api.post("/games/{game_id}/leave", response=CHANGE, tags=["tables"])
-def leave(request: HttpRequest, game_id: int) -> dict[str, Any]:
+def leave(request: HttpRequest, game_id: int) -> TableJson:
     """Give up my seat before the game starts."""
     return _table_change(request, game_id, actions.leave_game)
 
 
 @api.post("/games/{game_id}/seat-bot", response=CHANGE, tags=["tables"])
-def seat_bot(request: HttpRequest, game_id: int, body: SeatBotIn) -> dict[str, Any]:
+def seat_bot(request: HttpRequest, game_id: int, body: SeatBotIn) -> TableJson:
     """Seat a bot account, by its username, in the first open seat of my table (it refuses
     nothing: it is seated at once)."""
     return _table_change(request, game_id, actions.seat_bot_account, body.username)
 
 
 @api.post("/games/{game_id}/start", response=CHANGE, tags=["tables"])
-def start(request: HttpRequest, game_id: int, body: StartIn) -> dict[str, Any]:
+def start(request: HttpRequest, game_id: int, body: StartIn) -> TableJson:
     """Start my table now, with bots of ``level`` in the open seats."""
     return _table_change(request, game_id, actions.start_game, body.level)
 
@@ -302,7 +310,7 @@ def start(request: HttpRequest, game_id: int, body: StartIn) -> dict[str, Any]:
     response={200: GameOut, 400: Error, 401: Error, 403: Error, 404: Error, 409: Error, 429: Error},
     tags=["games"],
 )
-def move(request: HttpRequest, game_id: int, body: MoveIn) -> dict[str, Any]:
+def move(request: HttpRequest, game_id: int, body: MoveIn) -> GameJson:
     """Make a move for my seat, at the version it was chosen for (409 "stale" when the game
     has moved on: read it again)."""
     need(request, Scope.PLAY)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from django.utils.translation import gettext as _
 
@@ -44,6 +45,22 @@ class Place:
         return _("left the game: ranked last")
 
 
+class PlaceJson(TypedDict):
+    seat: int
+    name: str
+    total: int
+    rank: int
+    tied: bool
+    left: bool
+    resigned: bool
+    reason: str
+
+
+class ResultJson(TypedDict):
+    winners: list[int]
+    places: list[PlaceJson]
+
+
 @dataclass(frozen=True)
 class Result:
     places: list[Place]  # first to last; equal places by seat
@@ -61,7 +78,7 @@ class Result:
     def place_of(self, seat: int) -> Place:
         return next(p for p in self.places if p.seat == seat)
 
-    def as_json(self) -> dict:
+    def as_json(self) -> ResultJson:
         """What the API answers: each place with its reason, and the winners' seats."""
         return {
             "winners": [p.seat for p in self.winners],
