@@ -35,7 +35,7 @@ from .moves import play_due_timeouts
 from .notify import SEND_TASK, notify_people_on_commit, queue_emails, settle_lost_sends
 from .rematches import expire_rematch_offers
 from .turns import attended, bot_levels, bots_task
-from .vacations import _end_vacations, _warn_vacations
+from .vacations import end_vacations, warn_vacations
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +66,8 @@ def due(now=None) -> dict:
         "reminders": _queue_reminders(now),
         "your_turn": _queue_your_turn(now),
         "digests": _queue_digests(now),
-        "vacations_ended": _end_vacations(now),
-        "vacations_warned": _warn_vacations(now),
+        "vacations_ended": end_vacations(now),
+        "vacations_warned": warn_vacations(now),
         "expired": _expire_tables(now),
         "rematch_offers_expired": expire_rematch_offers(now),
     }

@@ -16,7 +16,7 @@ from games.models import Game, Invitation
 from games.selectors import position_of
 
 from .errors import ActionError, RateLimited
-from .lobby import _lock_open_game, _pending, _person, _sit_invited
+from .lobby import lock_open_game, pending_invitations, require_person, sit_invited
 from .notify import email_on_commit
 
 # Invitations one player may send in a day (counted in the database): to anyone, and to one
@@ -30,10 +30,10 @@ def invite_player(user, game_id: int, username: str, now=None) -> User:
     """Email a player the table's invite link (a person at the table asks). The invitee may
     then watch the game, private or not. At most ``INVITATIONS_A_DAY`` a day per inviter, and
     ``INVITATIONS_A_DAY_TO_ONE`` to the same person."""
-    _person(user)
+    require_person(user)
     now = now or clock.now()
     with transaction.atomic():
-        game = _lock_open_game(game_id)
+        game = lock_open_game(game_id)
         if position_of(game, user) is None:
             raise ActionError(_("Only players at the table can invite."), code="not_seated")
         invitee = User.objects.filter(username__iexact=username.strip(), bot_level="").first()
@@ -57,7 +57,7 @@ def _lock_pending_invitation(invitation_id: int) -> tuple[Invitation, Game]:
     found = Invitation.objects.filter(pk=invitation_id).values_list("game_id", flat=True).first()
     if found is None:
         raise ActionError(_("There is no such invitation."), code="no_invitation")
-    game = _lock_open_game(found)
+    game = lock_open_game(found)
     invitation = (
         Invitation.objects.select_related("invitee", "inviter").filter(pk=invitation_id).first()
     )
@@ -77,33 +77,35 @@ def _lock_pending_invitation(invitation_id: int) -> tuple[Invitation, Game]:
 def accept_invitation(user, invitation_id: int, now=None) -> Game:
     """The invitee takes the first open seat of the table they were invited to (private or
     not: the invitation is the right to sit). A bot account may accept. A full table starts."""
-    _person(user)
+    require_person(user)
     with transaction.atomic():
         invitation, game = _lock_pending_invitation(invitation_id)
         if invitation.invitee_id != user.pk:
             raise ActionError(_("This invitation is not yours to answer."), code="not_invitee")
-        _sit_invited(game, user, now)
+        sit_invited(game, user, now)
     return game
 
 
 def decline_invitation(user, invitation_id: int, now=None) -> Invitation:
     """The invitee says no: every invitation of theirs to that table still pending is declined
     (the table is not theirs to sit at any more, unless they are asked again)."""
-    _person(user)
+    require_person(user)
     with transaction.atomic():
         invitation, game = _lock_pending_invitation(invitation_id)
         if invitation.invitee_id != user.pk:
             raise ActionError(_("This invitation is not yours to answer."), code="not_invitee")
         invitation.answer = Invitation.Answer.DECLINED
         invitation.answered_at = now or clock.now()
-        _pending(game, user).update(answer=invitation.answer, answered_at=invitation.answered_at)
+        pending_invitations(game, user).update(
+            answer=invitation.answer, answered_at=invitation.answered_at
+        )
     return invitation
 
 
 def cancel_invitation(user, invitation_id: int, now=None) -> Invitation:
     """The inviter takes an invitation back (and their others still pending to the same person
     at the same table): it no longer gives a seat."""
-    _person(user)
+    require_person(user)
     with transaction.atomic():
         invitation, game = _lock_pending_invitation(invitation_id)
         if invitation.inviter_id != user.pk:
@@ -112,7 +114,7 @@ def cancel_invitation(user, invitation_id: int, now=None) -> Invitation:
             )
         invitation.answer = Invitation.Answer.CANCELLED
         invitation.answered_at = now or clock.now()
-        _pending(game, invitation.invitee_id).filter(inviter=user).update(
+        pending_invitations(game, invitation.invitee_id).filter(inviter=user).update(
             answer=invitation.answer, answered_at=invitation.answered_at
         )
     return invitation

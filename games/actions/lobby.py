@@ -33,7 +33,7 @@ TIME_CONTROLS = {
 MAX_TARGET = 1000
 
 
-def _person(user) -> User:
+def require_person(user) -> User:
     if not user.is_authenticated:
         raise ActionError(_("Log in to play."), code="login")
     if user.is_site_bot:
@@ -45,7 +45,7 @@ def become_bot_account(user) -> User:
     """Turn a new account (one that has never sat at a table) into a bot account, for good:
     it then plays through the API only, its name shows the bot mark and it is rated with the
     bots. Any other account is refused and nothing changes."""
-    _person(user)
+    require_person(user)
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         if locked.bot_account:
@@ -65,7 +65,7 @@ def become_bot_account(user) -> User:
 PEOPLE = {"user__isnull": False, "user__bot_level": "", "user__bot_account": False}
 
 
-def _lock_open_game(game_id: int) -> Game:
+def lock_open_game(game_id: int) -> Game:
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
         raise ActionError(_("There is no such game."), code="no_game")
@@ -77,7 +77,7 @@ def _lock_open_game(game_id: int) -> Game:
 
 
 def _lock_own_open_game(user, game_id: int) -> Game:
-    game = _lock_open_game(game_id)
+    game = lock_open_game(game_id)
     if game.created_by_id != user.pk:
         raise ActionError(_("Only the player who created the table can do that."), code="owner")
     return game
@@ -116,7 +116,7 @@ def create_game(
     """A new table with ``user`` in seat 0 and ``bots[i]`` (a level, or None for an open seat)
     in seat ``i + 1``. A table with no open seat starts at once. ``tutorial_seed``: a tutorial
     (``games.tutorial``) on that fixed deal."""
-    _person(user)
+    require_person(user)
     if players not in (2, 3, 4, 5):
         raise ActionError(_("Nyet! is played by 2 to 5 players."), code="players")
     if target is not None and not 0 < target <= MAX_TARGET:
@@ -154,7 +154,7 @@ def create_game(
             ]
         )
         if None not in bots:
-            _start(game, now, actor=user.pk)
+            start_play(game, now, actor=user.pk)
     return game
 
 
@@ -184,39 +184,41 @@ def play_against_bots(user, *, players: int, time_control: str, now=None) -> Gam
 
 def join_game(user, game_id: int, invite_code: str = "", now=None) -> Game:
     """Take the first open seat. A private table needs its invite code. A full table starts."""
-    _person(user)
+    require_person(user)
     with transaction.atomic():
-        game = _lock_open_game(game_id)
+        game = lock_open_game(game_id)
         if (
             game.visibility == Game.Visibility.PRIVATE
             and not game.invite_code_matches(invite_code)
-            and not _pending(game, user).exists()
+            and not pending_invitations(game, user).exists()
         ):
             raise ActionError(_("This table is private: join it with its invite link."), "private")
-        _sit_invited(game, user, now)
+        sit_invited(game, user, now)
     return game
 
 
-def _pending(game: Game, invitee):
+def pending_invitations(game: Game, invitee):
     """``invitee``'s invitations to ``game`` still waiting for an answer."""
     return game.invitations.filter(invitee=invitee, answer=Invitation.Answer.PENDING)
 
 
-def _sit_invited(game: Game, user, now) -> None:
+def sit_invited(game: Game, user, now) -> None:
     """``user`` sits at the locked open table; their invitations to it are answered."""
     seats = list(game.seats.all())
     if any(s.user_id == user.pk for s in seats):
         raise ActionError(_("You already have a seat at this table."), code="seated")
     _sit(game, seats, user, now=now, actor=user.pk)
-    _pending(game, user).update(answer=Invitation.Answer.ACCEPTED, answered_at=now or clock.now())
+    pending_invitations(game, user).update(
+        answer=Invitation.Answer.ACCEPTED, answered_at=now or clock.now()
+    )
 
 
 def leave_game(user, game_id: int) -> Game | None:
     """Give up a seat before the game starts. A table left with no person, and without its
     creator (a bot account may make a table through the API), is removed."""
-    _person(user)
+    require_person(user)
     with transaction.atomic():
-        game = _lock_open_game(game_id)
+        game = lock_open_game(game_id)
         seat = seat_of(game, user)
         if seat is None:
             raise ActionError(_("You have no seat at this table."), code="not_seated")
@@ -239,7 +241,7 @@ def leave_game(user, game_id: int) -> Game | None:
 
 def add_bot(user, game_id: int, level: str, now=None) -> Game:
     """Seat a bot in the first open seat (the table's creator only). A full table starts."""
-    _person(user)
+    require_person(user)
     _check_level(level)
     with transaction.atomic():
         game = _lock_own_open_game(user, game_id)
@@ -251,7 +253,7 @@ def add_bot(user, game_id: int, level: str, now=None) -> Game:
 def seat_bot_account(user, game_id: int, username: str, now=None) -> Game:
     """Seat the bot account called ``username`` in the first open seat (the table's creator
     only), as a bot level is seated: a bot account refuses nothing. A full table starts."""
-    _person(user)
+    require_person(user)
     with transaction.atomic():
         game = _lock_own_open_game(user, game_id)
         bot = User.objects.filter(
@@ -266,14 +268,14 @@ def seat_bot_account(user, game_id: int, username: str, now=None) -> Game:
         if any(s.user_id == bot.pk for s in seats):
             raise ActionError(_("%(name)s is already at the table.") % {"name": bot.name}, "seated")
         _sit(game, seats, bot, now=now, actor=user.pk)
-        _pending(game, bot).update(
+        pending_invitations(game, bot).update(
             answer=Invitation.Answer.ACCEPTED, answered_at=now or clock.now()
         )
     return game
 
 
 def remove_bot(user, game_id: int, position: int) -> Game:
-    _person(user)
+    require_person(user)
     with transaction.atomic():
         game = _lock_own_open_game(user, game_id)
         seat = game.seats.select_related("user").filter(position=position).first()
@@ -287,7 +289,7 @@ def remove_bot(user, game_id: int, position: int) -> Game:
 
 def start_game(user, game_id: int, fill_level: str = User.BotLevel.MEDIUM, now=None) -> Game:
     """Start now, with bots of ``fill_level`` in the open seats (the table's creator only)."""
-    _person(user)
+    require_person(user)
     _check_level(fill_level)
     with transaction.atomic():
         game = _lock_own_open_game(user, game_id)
@@ -310,14 +312,14 @@ def _sit(game: Game, seats: list[Seat], player: User, now=None, actor=None) -> N
 
 def _bump(game: Game, start: bool = False, now=None, actor=None) -> None:
     if start:
-        _start(game, now, actor)
+        start_play(game, now, actor)
         return
     game.version += 1
     game.save(update_fields=["version"])
     announce_on_commit(game)
 
 
-def _start(game: Game, now=None, actor=None) -> None:
+def start_play(game: Game, now=None, actor=None) -> None:
     """Deal round 1 (the game row is locked or new); tell the others the game is on."""
     now = now or clock.now()
     state = new_game(game.players, game.seed, game.target)

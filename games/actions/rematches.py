@@ -16,7 +16,7 @@ from games.live import announce_on_commit
 from games.models import Game, RematchOffer, Seat
 
 from .errors import ActionError
-from .lobby import _person, _start
+from .lobby import require_person, start_play
 from .notify import notify_people_on_commit
 
 # How long an offer waits for its answers: a few minutes at a live table, where the players are
@@ -86,7 +86,7 @@ def rematch(user, game_id: int, now=None) -> RematchOffer:
     open accepts it (both asked at once); asking once the rematch has started gives its offer,
     whose ``new_game`` the player goes to. With nobody else to ask (bots only) the new game
     starts at once."""
-    _person(user)
+    require_person(user)
     now = now or clock.now()
     with transaction.atomic():
         old, seats = _lock_finished(user, game_id)
@@ -111,7 +111,7 @@ def rematch(user, game_id: int, now=None) -> RematchOffer:
 def accept_rematch(user, game_id: int, offer_id: int | None = None, now=None) -> RematchOffer:
     """Accept the open rematch offer (``offer_id``: the one the page showed); the last person
     to accept starts the new game."""
-    _person(user)
+    require_person(user)
     now = now or clock.now()
     with transaction.atomic():
         old, seats = _lock_finished(user, game_id)
@@ -124,7 +124,7 @@ def accept_rematch(user, game_id: int, offer_id: int | None = None, now=None) ->
 def decline_rematch(user, game_id: int, offer_id: int | None = None, now=None) -> RematchOffer:
     """End the open rematch offer: declined, or cancelled by someone who had accepted it (the
     one who asked, most often). Every page of the game says who."""
-    _person(user)
+    require_person(user)
     now = now or clock.now()
     with transaction.atomic():
         old, _seats = _lock_finished(user, game_id)
@@ -192,7 +192,7 @@ def _say_yes(old: Game, seats: list[Seat], offer: RematchOffer, user, now) -> No
                 for s in seats
             ]
         )
-        _start(game, now, actor=user.pk)
+        start_play(game, now, actor=user.pk)
         offer.outcome = RematchOffer.Outcome.ACCEPTED
         offer.new_game = game
         offer.ended_at = now

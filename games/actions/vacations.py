@@ -90,7 +90,7 @@ def _correspondence_seats(user):
     )
 
 
-def _end_vacations(now) -> int:
+def end_vacations(now) -> int:
     ended = 0
     for vacation in Vacation.objects.filter(ended_at__isnull=True, ends_at__lte=now).select_related(
         "user"
@@ -100,7 +100,7 @@ def _end_vacations(now) -> int:
     return ended
 
 
-def _warn_vacations(now) -> int:
+def warn_vacations(now) -> int:
     with transaction.atomic():
         ending = list(
             Vacation.objects.select_for_update(skip_locked=True)

@@ -141,9 +141,9 @@ def play_out(r: PlayoutRound, policy: Callable[[PlayoutRound], str] | None = Non
                 hand = [c for c in hand if suit[c] == led] or hand
             if len(hand) > 1:
                 hand = list(dict.fromkeys(hand))
-                r._play(_best(r, hand) if len(hand) > 1 else hand[0])
+                r.play_code(_best(r, hand) if len(hand) > 1 else hand[0])
             else:
-                r._play(hand[0])
+                r.play_code(hand[0])
     else:
         while not r.over:
             r.play(policy(r))

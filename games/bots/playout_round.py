@@ -186,7 +186,7 @@ class PlayoutRound:
                 if suit[c] != suit[cards[0]]:
                     r.voids[s] |= 1 << suit[cards[0]]
         for c in tricks[-1][1]:  # who holds the trick in play, and the 1s in it
-            r._follow(c)
+            r.follow_code(c)
             r.turn = (r.turn + 1) % n
         return r
 
@@ -215,7 +215,7 @@ class PlayoutRound:
         r = object.__new__(cls)
         n = r.players = len(hands)
         table = r.table = _table(n, terms.trump, terms.super, terms.points)
-        r._deal(hands)
+        r.deal(hands)
         if played:
             r.unplayed = 0
             for c, k in table.deck.items():
@@ -236,7 +236,7 @@ class PlayoutRound:
         r.voids = [0] * n
         return r
 
-    def _deal(self, hands: Sequence[Sequence[str]]) -> None:
+    def deal(self, hands: Sequence[Sequence[str]]) -> None:
         """Gives the seats these hands. Each hand takes the lowest free bits of its cards, so
         that the cards not yet played are the lowest bits of each card whatever the deal (and
         the copies in no hand, discarded or unused, the next ones)."""
@@ -256,7 +256,7 @@ class PlayoutRound:
         """A copy of this round with other hands holding the cards not yet played: another deal
         of the same round, as far as it has gone."""
         r = self.copy()
-        r._deal(hands)
+        r.deal(hands)
         return r
 
     def copy(self) -> PlayoutRound:
@@ -302,9 +302,9 @@ class PlayoutRound:
 
     def play(self, card: str) -> None:
         """The seat to play plays ``card`` (assumed legal)."""
-        self._play(CARD[card])
+        self.play_code(CARD[card])
 
-    def _play(self, c: int) -> None:
+    def play_code(self, c: int) -> None:
         seat = self.turn
         self._hands[seat].remove(c)
         held = self.held[seat]
@@ -314,7 +314,7 @@ class PlayoutRound:
         self.unplayed ^= bit
         table = self.table
         trick = self._trick
-        # ``_follow``, inlined: this is the playouts' every card.
+        # ``follow_code``, inlined: this is the playouts' every card.
         if trick:
             led = table.suit[trick[0]]
             if table.suit[c] != led:
@@ -338,7 +338,7 @@ class PlayoutRound:
         self.ones = [0, 0]
         self.leader = self.turn = winner
 
-    def _follow(self, c: int) -> None:
+    def follow_code(self, c: int) -> None:
         """Adds ``c``, played by the seat to play, to the trick: who holds it, and its 1s.
 
         As ``tricks.winning_index``: the strongest card holds it, of equal ones the last.

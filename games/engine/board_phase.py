@@ -38,7 +38,7 @@ def place_token(state: GameState, move: PlaceToken) -> GameState:
             "last_box",
             gettext_noop("That is the last open box of its line: it can never be covered."),
         )
-    new = state._evolve()
+    new = state.evolve()
     new.tokens = (*state.tokens, Token(seat, line, box))
     i = boxes.index(box)
     new.open = {**state.open, line: boxes[:i] + boxes[i + 1 :]}

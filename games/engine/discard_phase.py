@@ -65,7 +65,7 @@ def choose_discard(state: GameState, move: Discard | PassCard) -> GameState:
         raise IllegalMove("must_discard", gettext_noop("This round you discard; nobody passes."))
     cards = move.cards if isinstance(move, Discard) else (move.card,)
     check_discard(rule, state.hands[seat], cards)
-    new = state._evolve()
+    new = state.evolve()
     choices = list(state.choices)
     choices[seat] = sort_cards(cards)
     new.choices = tuple(choices)

@@ -45,7 +45,7 @@ def with_deal(state: GameState, dealer: int, hands: Sequence[Iterable[str]]) -> 
     sorted_hands = tuple(sort_cards(h) for h in hands)
     if any(len(h) != SETUPS[state.players].hand for h in sorted_hands):
         raise ValueError("every hand must hold the setup's number of cards")
-    return _deal(state._evolve(), dealer, (sorted_hands, sort_cards(rest)))
+    return _deal(state.evolve(), dealer, (sorted_hands, sort_cards(rest)))
 
 
 # A deal: the hands, and the cards out of play.

@@ -3,7 +3,7 @@ it keeps.
 
 A ``GameState`` is never changed in place: the engine's moves (``game.apply``) return a new one
 and leave the old one as it was, also when they refuse the move. The modules named after the
-phases change a fresh copy (``_evolve``) before handing it back.
+phases change a fresh copy (``evolve``) before handing it back.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ class GameState:
     tricks_won: tuple[int, ...]
     loot_won: tuple[int, ...]
 
-    def _evolve(self) -> GameState:
+    def evolve(self) -> GameState:
         new = object.__new__(GameState)
         new.__dict__ = self.__dict__.copy()
         return new

@@ -42,7 +42,7 @@ def choose_teams(state: GameState, move: ChooseTeams) -> GameState:
     refuse_phase(state, TEAMS)
     refuse_turn(state, move.seat)
     teams, bonus = check_teams(state.players, move.seat, move.team, move.bonus)
-    return start_discard(state._evolve(), teams, bonus)
+    return start_discard(state.evolve(), teams, bonus)
 
 
 def check_teams(

@@ -44,7 +44,7 @@ def play_card(state: GameState, move: PlayCard) -> GameState:
         led = suit_of[trick[0]]
         if suit_of[c] != led and any(suit_of[h] == led for h in hand):
             raise IllegalMove("must_follow", gettext_noop("You must follow the suit led."))
-    new = object.__new__(GameState)  # state._evolve(), inlined: the hottest path
+    new = object.__new__(GameState)  # state.evolve(), inlined: the hottest path
     new.__dict__ = state.__dict__.copy()
     i = hand.index(c)
     hands = list(state.hands)

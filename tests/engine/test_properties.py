@@ -155,7 +155,7 @@ def swap_hidden(state, seat, rng):
     hands = [list(h) for h in state.hands]
     i, j = rng.randrange(len(hands[a])), rng.randrange(len(hands[b]))
     hands[a][i], hands[b][j] = hands[b][j], hands[a][i]
-    swapped = state._evolve()
+    swapped = state.evolve()
     swapped.hands = tuple(tuple(h) for h in hands)
     return swapped
 
