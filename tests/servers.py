@@ -21,6 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # Seconds uvicorn lets open event streams run on after SIGTERM (as ``make run`` does): a stream
 # whose reader went away under a loaded machine must not hold the next test for minutes.
 GRACE = 2
+# The application_name of the database sessions of a process started by ``serve``.
+SERVED = "nyet-served"
 
 
 def procfile(name: str) -> dict[str, str]:
@@ -56,6 +58,7 @@ def serve(
         "DATABASE_URL": f"postgresql://root@127.0.0.1:5432/{database}",
         "REDIS_URL": redis_url,
         "CELERY_BROKER_URL": "memory://",
+        "PGAPPNAME": SERVED,  # libpq names its connections: stop() waits for these alone
         **env_vars,
     }
     command = [sys.executable, "-m", "uvicorn", "nyet_site.asgi:application", "--port", str(port)]
@@ -95,17 +98,19 @@ def stop(server: subprocess.Popen, connection=None) -> None:
 
 
 def wait_for_sessions_to_close(connection, seconds: float = 10) -> None:
-    """Until the other processes' database sessions are gone (so that the test database can go)."""
+    """Until the served processes' database sessions are gone (so that the test database can
+    go). This process's own pool keeps an idle session of its own: not waited for."""
 
     def closed() -> bool:
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                " AND pid <> pg_backend_pid()"
+                " AND application_name = %s",
+                [SERVED],
             )
             return cursor.fetchone()[0] == 0
 
-    wait_for(closed, seconds, every=0.1)
+    assert wait_for(closed, seconds, every=0.1), "the served process's sessions stayed open"
 
 
 _current = [app]  # the app current in each block opened, the innermost last
