@@ -443,7 +443,7 @@ def test_a_whole_game_at_the_table(table):
 
     print(f"{n} players: game over after {time.monotonic() - started:.1f}s")
     # The replay, every move of the game, stepped through with the keyboard.
-    replay(table, whole=n == 2)
+    replay(table)
     print(f"{n} players: replayed after {time.monotonic() - started:.1f}s")
 
     page.goto(table.url)
@@ -476,9 +476,10 @@ KEYS_TO_STEP = """async ([first, last]) => {
 }"""
 
 
-def replay(table, whole: bool):
-    """The replay from the deal, every hand shown. ``whole``: step through every move of the
-    game with the → key; else through the first board move by move, then round by round."""
+def replay(table):
+    """The replay from the deal, every hand shown: through the first board move by move with the
+    → key, then round by round, End and Home. (Every step's table is checked against the engine
+    without a browser: tests/games/test_table_pages.py.)"""
     n = table.players
     page = table.desktop
     total = table.game.moves.count()
@@ -498,10 +499,9 @@ def replay(table, whole: bool):
             polling="raf",
         )
 
-    # Every move with the → key; or, past 2 players, the first board's moves, then by round.
-    # The first ten are real key presses; the rest the same key events sent inside the page,
-    # which spares two round trips to the browser per move.
-    last = total if whole else n + 14
+    # The first board's moves with the → key, then round by round. The first ten are real key
+    # presses; the rest the same key events sent inside the page (two round trips fewer each).
+    last = n + 14
     began = time.monotonic()
     for number in range(1, min(last, 10) + 1):
         page.keyboard.press("ArrowRight")
@@ -514,13 +514,12 @@ def replay(table, whole: bool):
         if end == middle:
             table.photograph("replay-middle")
     print(f"replay: {last} steps in {time.monotonic() - began:.1f}s")
-    if not whole:
-        rounds = replay.locator(".replay-rounds a")
-        for k in range(1, rounds.count()):
-            rounds.nth(k).click()
-            expect(rounds.nth(k)).to_have_attribute("aria-current", "step")
-        page.keyboard.press("End")
-        step_to(total)
+    rounds = replay.locator(".replay-rounds a")
+    for k in range(1, rounds.count()):
+        rounds.nth(k).click()
+        expect(rounds.nth(k)).to_have_attribute("aria-current", "step")
+    page.keyboard.press("End")
+    step_to(total)
     expect(replay.locator(".replay-step")).to_have_text(words.format(step=total, total=total))
     expect(replay.locator('[data-zone="round-summary"] [data-card]')).to_have_count(table.players)
     page.keyboard.press("Home")
