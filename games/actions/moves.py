@@ -10,6 +10,7 @@ import time
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils.translation import gettext as _
 
 from games import clock, engine
@@ -23,7 +24,7 @@ from games.selectors import position_of, seat_of
 from .errors import ActionError, StaleVersion
 from .notify import notify_on_commit, notify_people_on_commit
 from .records import write_records
-from .turns import after_commit, autopilot_seats, bot_levels, sync_acting
+from .turns import after_commit, autopilot_seats, bot_levels, sync_acting, table_seats
 
 TIMEOUTS_BEFORE_AUTOPILOT = 3
 
@@ -53,7 +54,7 @@ def submit_move(
             raise ActionError.from_illegal_move(refusal) from None
         except TypeError:
             raise ActionError(_("That move is not understood."), code="malformed") from None
-        do_move(game, state, outcome, parsed, now=now)
+        do_move(game, state, outcome, parsed, now=now, seats=list(game.seats.all()))
     return game
 
 
@@ -74,6 +75,11 @@ def check_move(user, game_id: int, version: int, simultaneous: int | None = None
     round of a discard or pass (``ROUND_OF_VERSION``: the round of ``version``), which a newer
     version does not make stale while the seat still has that choice to make."""
     game = _lock_active_game(game_id)
+    # The seats with their players, read once under the lock: the user's seat is found among
+    # them (``position_of`` reads a prefetch), and the move's clocks and bot turns read them.
+    prefetch_related_objects(
+        [game], Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    )
     seat = position_of(game, user)
     if seat is None:
         raise ActionError(_("You do not have a seat in this game."), code="not_seated")
@@ -136,7 +142,8 @@ def play_bot_move(game_id: int, version: int, now=None, think_first: bool = Fals
         if game is None or game.status != Game.Status.ACTIVE or game.version != version:
             return None
         state = state_from_json(game.state)
-        bots = bot_levels(game)
+        seats = table_seats(game)
+        bots = bot_levels(game, seats)
         seat = _bot_to_act(state, bots)
         if seat is None:
             return None
@@ -145,9 +152,9 @@ def play_bot_move(game_id: int, version: int, now=None, think_first: bool = Fals
         else:
             bot = site_bot(bots[seat], seed=f"{game.seed}/{game.version}/{seat}")
             move = bot.choose(engine.view(state, seat))
-        autopilot = seat in autopilot_seats(game)
+        autopilot = seat in autopilot_seats(game, seats)
         outcome = engine.play(state, move)
-        do_move(game, state, outcome, move, by_bot=True, autopilot=autopilot, now=now)
+        do_move(game, state, outcome, move, by_bot=True, autopilot=autopilot, now=now, seats=seats)
         return game.version
 
 
@@ -206,9 +213,11 @@ def do_move(
     timeout=False,
     autopilot=False,
     now=None,
+    seats=None,
 ) -> None:
     """Write an accepted move (the game row is locked, the move checked). ``by_bot``: a bot
-    chose it; for a person's seat, as the stand-in at a ``timeout`` or on ``autopilot``."""
+    chose it; for a person's seat, as the stand-in at a ``timeout`` or on ``autopilot``.
+    ``seats``: the game's seats as read under the lock (``turns.table_seats``), if read."""
     now = now or clock.now()
     after = outcome.state
     game.moves_made += 1
@@ -222,7 +231,8 @@ def do_move(
         timeout=timeout,
         autopilot=autopilot,
     )
-    write_records(game, before, outcome)
+    seats = seats if seats is not None else table_seats(game)
+    write_records(game, before, outcome, seats)
     game.state = state_to_json(after)
     game.version += 1
     # The game moved: whatever the sweep queued for it is done, and its count starts afresh.
@@ -239,9 +249,9 @@ def do_move(
         notify_people_on_commit("game_over", game, key=str(game.pk))
     game.save(update_fields=fields)
     announce_on_commit(game)
-    sync_acting(game, after, now, moved=move.seat, by_person=not by_bot)
+    sync_acting(game, after, now, moved=move.seat, by_person=not by_bot, seats=seats)
     if not by_bot:
-        after_commit(game, after)
+        after_commit(game, after, seats)
 
 
 def play_timeout_move(game_id: int, version: int, now=None) -> int | None:

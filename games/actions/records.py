@@ -68,10 +68,13 @@ def move_rows(
     return rows
 
 
-def write_records(game: Game, before: engine.GameState, outcome: engine.Played) -> None:
-    """Record the move that took the game from ``before`` to ``outcome.state``."""
+def write_records(
+    game: Game, before: engine.GameState, outcome: engine.Played, seats: list[Seat]
+) -> None:
+    """Record the move that took the game from ``before`` to ``outcome.state``. ``seats``: the
+    game's, as the move read them under the lock (a finished round writes their scores)."""
     current = Round.objects.get(game=game, number=before.round)
-    seats = list(Seat.objects.filter(game=game)) if outcome.result is not None else []
+    seats = sorted(seats, key=lambda s: s.position) if outcome.result is not None else []
     rows = move_rows(game, current, seats, before, outcome)
     if rows.token is not None:
         rows.token.save()

@@ -14,13 +14,20 @@ from games.queue import publish_on_commit
 REMINDER_AT = 0.75  # of the time per move
 
 
-def bot_levels(game: Game) -> dict[int, str]:
+def table_seats(game: Game) -> list[Seat]:
+    """The game's seats with their players: one query, which a move reads once and hands to
+    ``bot_levels``, ``autopilot_seats``, ``attended``, ``sync_acting`` and ``after_commit``."""
+    return list(Seat.objects.filter(game=game).select_related("user"))
+
+
+def bot_levels(game: Game, seats: list[Seat] | None = None) -> dict[int, str]:
     """The seats a bot plays now, with its level: bots, and players on autopilot (whose level
     is the stand-in's, and who are in ``autopilot_seats``)."""
     levels = {}
-    for position, level, autopilot in _bot_seats(game):
-        if level or autopilot:
-            levels[position] = level or STAND_IN
+    for seat in seats if seats is not None else table_seats(game):
+        level = seat.user.bot_level if seat.user else ""
+        if level or seat.autopilot:
+            levels[seat.position] = level or STAND_IN
     return levels
 
 
@@ -42,22 +49,30 @@ def bots_task(levels, attended: bool = True) -> tuple[str, str]:
     return "games.tasks.play_bots", "play" if attended else "catchup"
 
 
-def attended(game: Game) -> bool:
+def attended(game: Game, seats: list[Seat] | None = None) -> bool:
     """Whether a person still plays a seat of the game themselves."""
-    return Seat.objects.filter(
-        game=game, user__isnull=False, user__bot_level="", autopilot=False
-    ).exists()
+    return any(
+        s.user is not None and not s.user.bot_level and not s.autopilot
+        for s in (seats if seats is not None else table_seats(game))
+    )
 
 
-def autopilot_seats(game: Game) -> set[int]:
-    return {position for position, level, autopilot in _bot_seats(game) if autopilot and not level}
+def autopilot_seats(game: Game, seats: list[Seat] | None = None) -> set[int]:
+    return {
+        s.position
+        for s in (seats if seats is not None else table_seats(game))
+        if s.autopilot and not (s.user and s.user.bot_level)
+    }
 
 
-def _bot_seats(game: Game):
-    return Seat.objects.filter(game=game).values_list("position", "user__bot_level", "autopilot")
-
-
-def sync_acting(game: Game, state, now, moved: int | None = None, by_person: bool = False) -> None:
+def sync_acting(
+    game: Game,
+    state,
+    now,
+    moved: int | None = None,
+    by_person: bool = False,
+    seats: list[Seat] | None = None,
+) -> None:
     """Start the clock of each seat that must make a new decision and stop the others'.
 
     A person's turn gets a deadline (``move_seconds`` from now) and a reminder at 75% of it;
@@ -72,7 +87,7 @@ def sync_acting(game: Game, state, now, moved: int | None = None, by_person: boo
     choose their discards at once, each on their own time).
     """
     acting = set(to_act(state))
-    seats = list(Seat.objects.filter(game=game).select_related("user"))
+    seats = seats if seats is not None else table_seats(game)
     away = set()
     if game.time_control == Game.TimeControl.CORRESPONDENCE:
         away = set(
@@ -141,13 +156,14 @@ def start_clock(seat: Seat, seconds: float, now) -> None:
     seat.paused_seconds = None
 
 
-def after_commit(game: Game, state) -> bool:
+def after_commit(game: Game, state, seats: list[Seat] | None = None) -> bool:
     """Queue the bots' turns once the move is committed. A broker that cannot be reached never
     undoes a move: the failure is logged and the live tick (or the sweep) plays the stalled turn
     later (``deadlines.tick``)."""
-    bots = bot_levels(game)
+    seats = seats if seats is not None else table_seats(game)
+    bots = bot_levels(game, seats)
     if any(s in bots for s in to_act(state)):
-        task, queue = bots_task(bots.values(), attended(game))
+        task, queue = bots_task(bots.values(), attended(game, seats))
         publish_on_commit(task, game.pk, game.version, queue=queue)
         return True
     return False

@@ -107,9 +107,9 @@ BUDGET = {
     "POST /games/{id}/join": 10,
     "POST /games/{id}/leave": 10,
     "POST /games/{id}/seat-bot": 11,
-    "POST /games/{id}/start": 16,
+    "POST /games/{id}/start": 15,
     "GET /games/{id}": 3,
-    "POST /games/{id}/move": 16,
+    "POST /games/{id}/move": 14,
 }
 
 

@@ -9,7 +9,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.actions import create_game, join_game
-from games.models import Game
+from games.actions.moves import play_bot_move
+from games.models import Game, Seat
 
 from .conftest import play_out
 
@@ -73,3 +74,22 @@ def test_the_lobby_costs_the_same_with_one_table_or_twenty(act, client, alice, b
         act(create_game, make_person(f"host{n}"), players=4)
         act(create_game, alice, players=3, bots=["easy", "medium"])
     assert len(queries(client, "/")) == 6
+
+
+def test_a_bot_s_move_reads_the_game_its_seats_and_its_round_once(alice):
+    """A bot's move reads three rows' worth: the game (locked), its seats with their players,
+    read once and handed to the bot levels, the autopilot check, the records (a round's scores),
+    the clocks and the bot turns queued next, and the round in play (issue 36, the cost of a
+    move). The game's last move also rates the game and tells the players: not counted here."""
+    game = create_game(alice, players=4, bots=["easy"] * 3)  # nothing runs on commit here
+    Seat.objects.filter(game=game, position=0).update(autopilot=True)  # every seat a bot's
+    counted = 0
+    while game.status == Game.Status.ACTIVE:
+        with CaptureQueriesContext(connection) as captured:
+            assert play_bot_move(game.pk, game.version) is not None
+        game.refresh_from_db()
+        if game.status == Game.Status.ACTIVE:
+            reads = [q["sql"] for q in captured if q["sql"].startswith("SELECT")]
+            assert len(reads) == 3 and 'FROM "games_seat"' in reads[1], reads
+            counted += 1
+    assert counted > 500  # every move of a whole game at 4 players, its rounds' ends among them
