@@ -15,13 +15,16 @@ moves replay the same round (the browser test follows the hints to the end).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
 from games.bots import make_bot
-from games.engine import legal_cards, move_to_json
+from games.engine import View, legal_cards, move_to_json
+from games.engine.board import TermsJson
+from games.engine.moves import MoveJson
 from games.models import Game
 from games.table import box_label, card_label, color_label, line_title
 
@@ -34,7 +37,7 @@ BOT_LEVEL = User.BotLevel.EASY
 HINT_LEVEL = "medium"
 
 
-def unfinished(user) -> Game | None:
+def unfinished(user: Any) -> Game | None:
     """The user's tutorial in play, to resume."""
     if not user.is_authenticated:
         return None
@@ -45,7 +48,7 @@ def unfinished(user) -> Game | None:
     )
 
 
-def finished(user) -> bool:
+def finished(user: Any) -> bool:
     """Whether the user has played a tutorial to its end."""
     return (
         user.is_authenticated
@@ -55,7 +58,7 @@ def finished(user) -> bool:
     )
 
 
-def offer(user) -> dict | None:
+def offer(user: Any) -> dict[str, int | None] | None:
     """What the lobby offers a person who has not finished a tutorial: start it, or resume
     the one in play (``resume``: its id). One query."""
     if not user.is_authenticated or user.is_site_bot or getattr(user, "bot_account", False):
@@ -75,7 +78,7 @@ def offer(user) -> dict | None:
 # --- hints ----------------------------------------------------------------------------------
 
 
-def suggestion(seen: dict) -> dict | None:
+def suggestion(seen: View) -> MoveJson | None:
     """The move a Medium bot would make for the seat now (its engine JSON form), or None when
     the seat has nothing to do."""
     if not seen["legal"]:
@@ -90,7 +93,7 @@ def _cards(cards: Sequence[str]) -> str:
     return ", ".join(card_label(c) for c in cards)
 
 
-def _try(move: dict, names: Sequence[str]) -> str:
+def _try(move: MoveJson, names: Sequence[str]) -> str:
     """The suggested move in words: “Try: …”."""
     seat = move["seat"]
     if "token" in move:
@@ -112,7 +115,7 @@ def _try(move: dict, names: Sequence[str]) -> str:
     return _("Try: play %(card)s.") % {"card": card_label(move["play"])}
 
 
-def _board(seen: dict, mine: bool) -> tuple[str, list[str]]:
+def _board(seen: View, mine: bool) -> tuple[str, list[str]]:
     covered = len(seen["board"]["tokens"])
     if covered < seen["players"]:  # the whole story once around the table, then a reminder
         lines = [
@@ -146,8 +149,22 @@ def _board(seen: dict, mine: bool) -> tuple[str, list[str]]:
     return _("The Board: saying “nyet!”"), lines
 
 
-def _teams(seen: dict, names: Sequence[str], mine: bool) -> tuple[str, list[str]]:
-    first = seen["terms"]["first"]
+def _terms(seen: View) -> TermsJson:
+    """The round's Terms: set once the Board is done, before the teams, discards and Tricks."""
+    terms = seen["terms"]
+    assert terms is not None, seen["phase"]
+    return terms
+
+
+def _seat(seen: View) -> int:
+    """The newcomer's seat: a tutorial's hints are drawn for the player, never a spectator."""
+    seat = seen["seat"]
+    assert seat is not None
+    return seat
+
+
+def _teams(seen: View, names: Sequence[str], mine: bool) -> tuple[str, list[str]]:
+    first = _terms(seen)["first"]
     lines = [
         _(
             "The first player (line 1) forms the teams. At four players, two play against two:"
@@ -163,8 +180,8 @@ def _teams(seen: dict, names: Sequence[str], mine: bool) -> tuple[str, list[str]
     return _("Teams"), lines
 
 
-def _discard(seen: dict, names: Sequence[str], mine: bool) -> tuple[str, list[str]]:
-    rule = seen["terms"]["discard"]
+def _discard(seen: View, names: Sequence[str], mine: bool) -> tuple[str, list[str]]:
+    rule = _terms(seen)["discard"]
     n = seen["players"]
     if rule == "pass_left":
         lines = [
@@ -173,7 +190,7 @@ def _discard(seen: dict, names: Sequence[str], mine: bool) -> tuple[str, list[st
                 " at the same time and in secret; you receive a card from %(name)s once everyone"
                 " has chosen."
             )
-            % {"name": names[(seen["seat"] - 1) % n]},
+            % {"name": names[(_seat(seen) - 1) % n]},
             _("Pass a card you will not need: a low card of a colour that is not trump."),
         ]
         return _("Passing a card"), lines
@@ -189,7 +206,7 @@ def _discard(seen: dict, names: Sequence[str], mine: bool) -> tuple[str, list[st
     return _("Discards"), lines
 
 
-def _trump_words(terms: dict) -> str:
+def _trump_words(terms: TermsJson) -> str:
     trump = color_label(terms["trump"])
     if terms["super"] == "none":
         return _(
@@ -203,8 +220,8 @@ def _trump_words(terms: dict) -> str:
     ) % {"trump": trump, "super": color_label(terms["super"])}
 
 
-def _tricks(seen: dict, names: Sequence[str], mine: bool) -> tuple[str, list[str]]:
-    terms = seen["terms"]
+def _tricks(seen: View, names: Sequence[str], mine: bool) -> tuple[str, list[str]]:
+    terms = _terms(seen)
     trick = seen["trick"]["cards"]
     done = len(seen["tricks"])
     lines = []
@@ -258,9 +275,9 @@ def _tricks(seen: dict, names: Sequence[str], mine: bool) -> tuple[str, list[str
     return _("Tricks: %(done)d of %(count)d played") % {"done": done, "count": count}, lines
 
 
-def _done(seen: dict, names: Sequence[str]) -> tuple[str, list[str]]:
+def _done(seen: View, names: Sequence[str]) -> tuple[str, list[str]]:
     result = seen["results"][0]
-    me = seen["seat"]
+    me = _seat(seen)
     team = next(t for t in result["teams"] if me in t)
     tricks = sum(result["tricks"][s] for s in team)
     loot = sum(result["loot"][s] for s in team)
@@ -288,7 +305,9 @@ def _done(seen: dict, names: Sequence[str]) -> tuple[str, list[str]]:
     return _("You finished the tutorial"), lines
 
 
-def hint(seen: dict, names: Sequence[str], ended: bool = False, read_only: bool = False) -> dict:
+def hint(
+    seen: View, names: Sequence[str], ended: bool = False, read_only: bool = False
+) -> dict[str, Any]:
     """The hint panel for the seat's view ``seen``: a ``title``, its ``lines``, and while it is
     the seat's move a suggested ``move`` with its words (``try``); ``done`` at the end.
     ``ended``: the game is over (also a round at -2 that did not reach the target);
@@ -314,7 +333,7 @@ def hint(seen: dict, names: Sequence[str], ended: bool = False, read_only: bool 
     return panel
 
 
-def _marks(move: dict) -> dict:
+def _marks(move: MoveJson) -> dict[str, Any]:
     """What the table marks as the suggestion: a box (``"line:box"``) or cards."""
     if "token" in move:
         return {"box": ":".join(move["token"])}
@@ -327,7 +346,7 @@ def _marks(move: dict) -> dict:
     return {"partners": [s for s in move["teams"]["team"] if s != move["seat"]]}
 
 
-def mark(context: dict) -> None:
+def mark(context: dict[str, Any]) -> None:
     """Mark the hint's suggested move on the table drawn in ``context`` (``suggested`` on a
     Board box or on cards of the hand), for the templates to highlight."""
     panel = context.get("tutorial") or {}
