@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -35,23 +34,7 @@ os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
 os.environ["REDIS_URL"] = ""
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nyet_site.settings")
 
-
-def create_database() -> None:
-    import psycopg
-
-    with psycopg.connect("postgresql://root@127.0.0.1:5432/postgres", autocommit=True) as db:
-        db.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-        db.execute(f"CREATE DATABASE {DATABASE}")
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, check=True, env=os.environ
-    )
-
-
-def drop_database() -> None:
-    import psycopg
-
-    with psycopg.connect("postgresql://root@127.0.0.1:5432/postgres", autocommit=True) as db:
-        db.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+from benchmarks import databases  # noqa: E402
 
 
 class Counter:
@@ -105,14 +88,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--players", type=int, default=4)
     options = parser.parse_args()
-    create_database()
+    databases.fresh(DATABASE)
     try:
         made = play(options.games, options.players)
     finally:
         from django.db import connections
 
         connections.close_all()
-        drop_database()
+        databases.drop(DATABASE)
     print(f"{options.games} games at {options.players} players, on PostgreSQL")
     for kind, moves in made.items():
         statements = sorted(n for n, _ in moves)

@@ -35,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import databases  # noqa: E402
 from benchmarks.timing import fmt  # noqa: E402
 
 DATABASE = "nyet_bench"
@@ -44,17 +45,6 @@ os.environ.setdefault("REDIS_URL", REDIS)
 os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
 os.environ["BOT_PAUSE_SECONDS"] = "0"  # the bots answer as fast as they can
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nyet_site.settings")
-
-
-def fresh_database() -> None:
-    import psycopg
-
-    with psycopg.connect("postgresql://root@127.0.0.1:5432/postgres", autocommit=True) as db:
-        db.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-        db.execute(f"CREATE DATABASE {DATABASE}")
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, check=True, env=os.environ
-    )
 
 
 def setup_django():
@@ -159,7 +149,7 @@ def timed_sweep(repeats: int = 5) -> tuple[list[float], int, dict]:
 
 
 def scale(args) -> None:
-    fresh_database()
+    databases.fresh(DATABASE)
     setup_django()
     from accounts.models import User
     from games import clock, queue
@@ -234,7 +224,7 @@ def start_worker(queues: str, concurrency: int, log: Path) -> subprocess.Popen:
 
 
 def backlog(args) -> None:
-    fresh_database()
+    databases.fresh(DATABASE)
     setup_django()
     import redis
 
