@@ -238,7 +238,7 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_BEAT_SCHEDULE = {
     "sweep": {
         "task": "games.tasks.sweep",
-        "schedule": float(os.environ.get("SWEEP_SECONDS", "60")),
+        "schedule": env_number("SWEEP_SECONDS", 60.0, float),
     },
     "records": {"task": "games.tasks.check_recent_records", "schedule": 3600.0},
 }

@@ -164,3 +164,8 @@ def test_a_pool_size_must_be_a_number():
 def test_the_expert_bots_time_is_configurable():
     assert settings_with(EXPERT_BOT_SECONDS="7.5")["EXPERT_BOT_SECONDS"] == 7.5
     assert "EXPERT_BOT_SECONDS must be a number" in refusal_with(EXPERT_BOT_SECONDS="slow")
+
+
+def test_the_sweep_period_must_be_a_number_of_seconds():
+    assert "SWEEP_SECONDS must be a number" in refusal_with(SWEEP_SECONDS="often")
+    assert "SWEEP_SECONDS must be at least 1" in refusal_with(SWEEP_SECONDS="0")
