@@ -34,7 +34,7 @@ from games.queue import publish_on_commit
 from .moves import play_due_timeouts
 from .notify import SEND_TASK, notify_people_on_commit, queue_emails, settle_lost_sends
 from .rematches import expire_rematch_offers
-from .turns import attended, bot_levels, bots_task
+from .turns import attended, bot_levels, bots_task, game_seats
 from .vacations import end_vacations, warn_vacations
 
 log = logging.getLogger(__name__)
@@ -134,7 +134,8 @@ def _requeue_live_bots(now) -> int:
             del _requeued[pk]
     queued = 0
     for game in Game.objects.filter(pk__in=stalled).only("pk", "version"):
-        task, name = bots_task(bot_levels(game).values(), attended(game))
+        seats = game_seats(game)
+        task, name = bots_task(bot_levels(seats).values(), attended(seats))
         wait = LIVE_STALLED_BOT.get(name, soonest)
         version, when = _requeued.get(game.pk, (None, None))
         if stalled[game.pk] > now - wait or (version == game.version and when > now - wait):

@@ -24,7 +24,7 @@ from games.selectors import seat_of
 from .errors import ActionError
 from .notify import notify_people_on_commit
 from .records import first_round
-from .turns import after_commit, sync_acting
+from .turns import after_commit, game_seats, sync_acting
 
 TIME_CONTROLS = {
     Game.TimeControl.LIVE: (60, 2 * 60, 5 * 60, 10 * 60),
@@ -330,8 +330,9 @@ def start_play(game: Game, now=None, actor=None) -> None:
     game.save(update_fields=["state", "status", "started_at", "version"])
     announce_on_commit(game)
     first_round(game, state).save()
-    sync_acting(game, state, now)
-    after_commit(game, state)
+    seats = game_seats(game)
+    sync_acting(game, state, now, seats)
+    after_commit(game, state, seats)
     notify_people_on_commit("game_started", game, key=str(game.pk), skip_user_id=actor)
 
 
@@ -353,4 +354,4 @@ def release_seats(user, now=None) -> None:
             game.version += 1
             game.save(update_fields=["version"])
             announce_on_commit(game)
-            after_commit(game, state_from_json(game.state))
+            after_commit(game, state_from_json(game.state), game_seats(game))

@@ -24,7 +24,7 @@ from games.selectors import position_of, seat_of
 from .errors import ActionError, StaleVersion
 from .notify import notify_on_commit, notify_people_on_commit
 from .records import write_records
-from .turns import after_commit, autopilot_seats, bot_levels, sync_acting, table_seats
+from .turns import after_commit, autopilot_seats, bot_levels, game_seats, sync_acting
 
 TIMEOUTS_BEFORE_AUTOPILOT = 3
 
@@ -142,8 +142,8 @@ def play_bot_move(game_id: int, version: int, now=None, think_first: bool = Fals
         if game is None or game.status != Game.Status.ACTIVE or game.version != version:
             return None
         state = state_from_json(game.state)
-        seats = table_seats(game)
-        bots = bot_levels(game, seats)
+        seats = game_seats(game)
+        bots = bot_levels(seats)
         seat = _bot_to_act(state, bots)
         if seat is None:
             return None
@@ -152,7 +152,7 @@ def play_bot_move(game_id: int, version: int, now=None, think_first: bool = Fals
         else:
             bot = site_bot(bots[seat], seed=f"{game.seed}/{game.version}/{seat}")
             move = bot.choose(engine.view(state, seat))
-        autopilot = seat in autopilot_seats(game, seats)
+        autopilot = seat in autopilot_seats(seats)
         outcome = engine.play(state, move)
         do_move(game, state, outcome, move, by_bot=True, autopilot=autopilot, now=now, seats=seats)
         return game.version
@@ -165,7 +165,7 @@ def _think_ahead(game_id: int, version: int):
     if game is None:
         return None
     state = state_from_json(game.state)
-    bots = bot_levels(game)
+    bots = bot_levels(game_seats(game))
     seat = _bot_to_act(state, bots)
     if seat is None or bots[seat] not in THINKING_BOT_LEVELS:
         return None
@@ -179,7 +179,7 @@ def queue_bot_turns(game_id: int, version: int) -> bool:
     game = Game.objects.filter(pk=game_id, version=version, status=Game.Status.ACTIVE).first()
     if game is None:
         return False
-    return after_commit(game, state_from_json(game.state))
+    return after_commit(game, state_from_json(game.state), game_seats(game))
 
 
 def _bot_to_act(state, bots: dict[int, str]) -> int | None:
@@ -213,11 +213,11 @@ def do_move(
     timeout=False,
     autopilot=False,
     now=None,
-    seats=None,
+    seats: list[Seat],
 ) -> None:
     """Write an accepted move (the game row is locked, the move checked). ``by_bot``: a bot
     chose it; for a person's seat, as the stand-in at a ``timeout`` or on ``autopilot``.
-    ``seats``: the game's seats as read under the lock (``turns.table_seats``), if read."""
+    ``seats``: the game's seats as read under the lock (``turns.game_seats``)."""
     now = now or clock.now()
     after = outcome.state
     game.moves_made += 1
@@ -231,7 +231,6 @@ def do_move(
         timeout=timeout,
         autopilot=autopilot,
     )
-    seats = seats if seats is not None else table_seats(game)
     write_records(game, before, outcome, seats)
     game.state = state_to_json(after)
     game.version += 1
@@ -249,7 +248,7 @@ def do_move(
         notify_people_on_commit("game_over", game, key=str(game.pk))
     game.save(update_fields=fields)
     announce_on_commit(game)
-    sync_acting(game, after, now, moved=move.seat, by_person=not by_bot, seats=seats)
+    sync_acting(game, after, now, seats, moved=move.seat, by_person=not by_bot)
     if not by_bot:
         after_commit(game, after, seats)
 
@@ -274,7 +273,9 @@ def play_timeout_move(game_id: int, version: int, now=None) -> int | None:
         bot = site_bot(STAND_IN, seed=f"{game.seed}/{game.version}/{seat.position}")
         move = bot.choose(engine.view(state, seat.position))
         outcome = engine.play(state, move)
-        do_move(game, state, outcome, move, by_bot=True, timeout=True, now=now)
+        do_move(
+            game, state, outcome, move, by_bot=True, timeout=True, now=now, seats=game_seats(game)
+        )
         seat.refresh_from_db()
         seat.timeouts_in_a_row += 1
         seat.autopilot = seat.timeouts_in_a_row >= TIMEOUTS_BEFORE_AUTOPILOT
@@ -327,7 +328,7 @@ def come_back(user, game_id: int, now=None) -> Game:
         state = state_from_json(game.state)
         # The turn starts afresh: a new deadline if the seat must act now.
         Seat.objects.filter(pk=seat.pk).update(acting_since=None)
-        sync_acting(game, state, now)
+        sync_acting(game, state, now, game_seats(game))
     return game
 
 
@@ -381,8 +382,9 @@ def resign(user, game_id: int, now=None) -> Game:
         game.save(update_fields=["version"])
         announce_on_commit(game)
         state = state_from_json(game.state)
-        sync_acting(game, state, now)
-        after_commit(game, state)
+        seats = game_seats(game)
+        sync_acting(game, state, now, seats)
+        after_commit(game, state, seats)
         notify_people_on_commit(
             "player_resigned", game, key=f"{game.pk}:{seat.position}", skip_user_id=seat.user_id
         )

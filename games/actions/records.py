@@ -18,7 +18,7 @@ from games import clock, engine
 from games.live import announce_on_commit
 from games.models import BoardToken, Game, MoveRecord, Play, Round, RoundSeat, Seat, Trick
 
-from .turns import sync_acting
+from .turns import game_seats, sync_acting
 
 
 @dataclass
@@ -346,7 +346,7 @@ def rebuild_records(game_id: int, now=None) -> list[str]:
         if moved:
             announce_on_commit(game)
             if game.status == Game.Status.ACTIVE:
-                sync_acting(game, records.state, now or clock.now())
+                sync_acting(game, records.state, now or clock.now(), game_seats(game))
         return found
 
 

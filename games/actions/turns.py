@@ -14,17 +14,19 @@ from games.queue import publish_on_commit
 REMINDER_AT = 0.75  # of the time per move
 
 
-def table_seats(game: Game) -> list[Seat]:
-    """The game's seats with their players: one query, which a move reads once and hands to
-    ``bot_levels``, ``autopilot_seats``, ``attended``, ``sync_acting`` and ``after_commit``."""
+def game_seats(game: Game) -> list[Seat]:
+    """The game's seats with their players, every column: one query, which a change reads once
+    (under the game's lock) and hands to ``bot_levels``, ``autopilot_seats``, ``attended``,
+    ``sync_acting`` and ``after_commit``. (The pages read fewer columns:
+    ``selectors.table_seats``.)"""
     return list(Seat.objects.filter(game=game).select_related("user"))
 
 
-def bot_levels(game: Game, seats: list[Seat] | None = None) -> dict[int, str]:
+def bot_levels(seats: list[Seat]) -> dict[int, str]:
     """The seats a bot plays now, with its level: bots, and players on autopilot (whose level
     is the stand-in's, and who are in ``autopilot_seats``)."""
     levels = {}
-    for seat in seats if seats is not None else table_seats(game):
+    for seat in seats:
         level = seat.user.bot_level if seat.user else ""
         if level or seat.autopilot:
             levels[seat.position] = level or STAND_IN
@@ -33,7 +35,7 @@ def bot_levels(game: Game, seats: list[Seat] | None = None) -> dict[int, str]:
 
 def bots_task(levels, attended: bool = True) -> tuple[str, str]:
     """The task, and its queue, that play the bot turns of a table whose bots have these
-    ``levels`` (``bot_levels(game).values()``).
+    ``levels`` (``bot_levels(seats).values()``).
 
     - ``think``: a table with an Expert (correspondence only), each of whose moves takes
       seconds (``EXPERT_BOT_SECONDS``): on their own queue they never delay a live table's bot
@@ -49,29 +51,22 @@ def bots_task(levels, attended: bool = True) -> tuple[str, str]:
     return "games.tasks.play_bots", "play" if attended else "catchup"
 
 
-def attended(game: Game, seats: list[Seat] | None = None) -> bool:
+def attended(seats: list[Seat]) -> bool:
     """Whether a person still plays a seat of the game themselves."""
-    return any(
-        s.user is not None and not s.user.bot_level and not s.autopilot
-        for s in (seats if seats is not None else table_seats(game))
-    )
+    return any(s.user is not None and not s.user.bot_level and not s.autopilot for s in seats)
 
 
-def autopilot_seats(game: Game, seats: list[Seat] | None = None) -> set[int]:
-    return {
-        s.position
-        for s in (seats if seats is not None else table_seats(game))
-        if s.autopilot and not (s.user and s.user.bot_level)
-    }
+def autopilot_seats(seats: list[Seat]) -> set[int]:
+    return {s.position for s in seats if s.autopilot and not (s.user and s.user.bot_level)}
 
 
 def sync_acting(
     game: Game,
     state,
     now,
+    seats: list[Seat],
     moved: int | None = None,
     by_person: bool = False,
-    seats: list[Seat] | None = None,
 ) -> None:
     """Start the clock of each seat that must make a new decision and stop the others'.
 
@@ -87,7 +82,6 @@ def sync_acting(
     choose their discards at once, each on their own time).
     """
     acting = set(to_act(state))
-    seats = seats if seats is not None else table_seats(game)
     away = set()
     if game.time_control == Game.TimeControl.CORRESPONDENCE:
         away = set(
@@ -156,14 +150,13 @@ def start_clock(seat: Seat, seconds: float, now) -> None:
     seat.paused_seconds = None
 
 
-def after_commit(game: Game, state, seats: list[Seat] | None = None) -> bool:
+def after_commit(game: Game, state, seats: list[Seat]) -> bool:
     """Queue the bots' turns once the move is committed. A broker that cannot be reached never
     undoes a move: the failure is logged and the live tick (or the sweep) plays the stalled turn
     later (``deadlines.tick``)."""
-    seats = seats if seats is not None else table_seats(game)
-    bots = bot_levels(game, seats)
+    bots = bot_levels(seats)
     if any(s in bots for s in to_act(state)):
-        task, queue = bots_task(bots.values(), attended(game, seats))
+        task, queue = bots_task(bots.values(), attended(seats))
         publish_on_commit(task, game.pk, game.version, queue=queue)
         return True
     return False
