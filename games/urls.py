@@ -1,11 +1,14 @@
 from django.urls import path
 
 from games import stream
-from games.views import chat, lobby, play, players, replay, seats
+from games.views import chat, install, lobby, play, players, replay, seats
 
 urlpatterns = [
     path("", lobby.lobby, name="lobby"),
     path("rules/", lobby.rules, name="rules"),
+    path("manifest.webmanifest", install.manifest, name="manifest"),
+    path("sw.js", install.service_worker, name="service_worker"),
+    path("offline/", install.offline, name="offline"),
     path("tutorial/", lobby.tutorial_page, name="tutorial"),
     path("tutorial/start/", lobby.tutorial_start, name="tutorial_start"),
     path("stats/", lobby.site_stats, name="stats"),

@@ -259,6 +259,12 @@ print("=" + "|".join([url, str(plain.status_code), plain["Cache-Control"],
 page = client.get("/accounts/login/", HTTP_HOST="nyet.example.org")
 token = page.cookies["csrftoken"]
 print("=", page.status_code, token["httponly"] and "httponly", token["secure"] and "secure")
+import json, re
+worker = client.get("/sw.js", HTTP_HOST="nyet.example.org")
+kept = json.loads(re.search(r"^const KEPT = (\\[.*\\]);$", worker.content.decode(), re.M)[1])
+kept_answers = {client.get(u, HTTP_HOST="nyet.example.org").status_code for u in kept}
+hashed = all(re.search(r"\\.[0-9a-f]{12}\\.[a-z]+$", u) for u in kept)
+print("=", worker.status_code, *sorted(kept_answers), hashed and "hashed")
 """
     done = subprocess.run(
         [sys.executable, "-c", script],
@@ -274,7 +280,7 @@ print("=", page.status_code, token["httponly"] and "httponly", token["secure"] a
     )
     assert done.returncode == 0, done.stderr
     # The lines the script printed, among the request log's.
-    static_line, page_line = [
+    static_line, page_line, worker_line = [
         line[1:].strip() for line in done.stdout.splitlines() if line[0] == "="
     ]
     url, status, cache, encoding = static_line.split("|")
@@ -289,6 +295,8 @@ print("=", page.status_code, token["httponly"] and "httponly", token["secure"] a
     assert maps and not [p for p in static.rglob("*.map.*") if p.suffix in (".gz", ".br")]
     # No script reads the CSRF cookie (htmx sends the token from the page).
     assert page_line == "200 httponly secure"
+    # The service worker keeps the files under the names the pages ask for, which are served.
+    assert worker_line == "200 200 hashed"
 
 
 def test_sentry_reports_the_errors_of_the_site_and_the_workers_when_its_dsn_is_set():

@@ -1,0 +1,43 @@
+{% autoescape off %}// The site's service worker (games/views/install.py). It keeps the static files and the offline
+// page on the device, and shows that page when a page cannot be fetched. Nothing else goes
+// through it: fragments, streams and the API always meet the server, so a move is never
+// answered from a cache.
+const CACHE = "nyet-{{ version }}";
+const KEPT = {{ kept }};
+const OFFLINE = {{ offline }};
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches.open(CACHE).then((cache) => cache.addAll([...KEPT, OFFLINE])).then(() => self.skipWaiting())
+  );
+});
+
+// A new version's cache replaces the old ones once it is in charge.
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches.keys().then((names) =>
+      Promise.all(names.filter((name) => name !== CACHE).map((name) => caches.delete(name)))
+    )
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  if (request.mode === "navigate") {
+    // A page: always the server's, or the offline page when the server cannot be reached.
+    event.respondWith(
+      fetch(request).catch(() => caches.open(CACHE).then((cache) => cache.match(OFFLINE)))
+    );
+    return;
+  }
+  const url = new URL(request.url);
+  if (url.origin === self.location.origin && KEPT.includes(url.pathname)) {
+    event.respondWith(
+      caches.open(CACHE).then((cache) =>
+        cache.match(request).then((kept) => kept || fetch(request))
+      )
+    );
+  }
+});
+{% endautoescape %}
