@@ -90,6 +90,7 @@ def service_worker(request):
             "version": _version(),
             "kept": json.dumps(kept),
             "offline": json.dumps(reverse("offline")),
+            "icon": json.dumps(static("icons/icon-192.png")),
         }
     )
     return HttpResponse(script, content_type="text/javascript")

@@ -1,9 +1,13 @@
 """The installable site in Chromium, against the site under uvicorn (issue 35): the service worker
 registers and takes charge, Chromium's own installability check (the one behind its install
 button, through the DevTools protocol) finds nothing missing, and once the server is down a
-page of the site shows the offline page, in the player's language first.
+page of the site shows the offline page, in the player's language first. A push message,
+delivered to the service worker through the DevTools protocol as the browser vendor's push
+service would, shows its notification, and the click on it looks for the tab that shows its game.
 
 Screenshots: `offline-*.png` in tests/browser/screenshots."""
+
+import json
 
 import pytest
 from playwright.sync_api import expect
@@ -22,6 +26,33 @@ pytestmark = [
 KEPT = "css/site.css"
 
 
+def installed_browser(browser, tmp_path, base: str, **options):
+    """Chromium with a profile of its own: it never offers to install from an incognito window,
+    which a plain new context is."""
+    context = browser.browser_type.launch_persistent_context(
+        tmp_path / "profile",
+        executable_path=str(CHROMIUM),
+        args=CHROMIUM_ARGS,
+        base_url=base,
+        **{**STILL, **options},
+    )
+    context.set_default_timeout(TIMEOUT)
+    return context
+
+
+def worker_state(page) -> str:
+    """The state of the page's service worker once it is no longer on its way in."""
+    return page.evaluate(
+        """async () => {
+            const worker = (await navigator.serviceWorker.ready).active;
+            while (worker.state === "activating") {
+                await new Promise(next => worker.addEventListener("statechange", next));
+            }
+            return worker.state;
+        }"""
+    )
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -32,30 +63,11 @@ def test_the_site_installs_and_shows_the_offline_page_when_the_server_is_down(
 
     server, port = serve(connection.settings_dict["NAME"], "", tmp_path)
     base = f"http://127.0.0.1:{port}"
-    # A profile of its own: Chromium never offers to install from an incognito window, which a
-    # plain new context is.
-    context = browser.browser_type.launch_persistent_context(
-        tmp_path / "profile",
-        executable_path=str(CHROMIUM),
-        args=CHROMIUM_ARGS,
-        base_url=base,
-        locale=language,
-        **{**STILL, **SIZES[size]},
-    )
-    context.set_default_timeout(TIMEOUT)
+    context = installed_browser(browser, tmp_path, base, locale=language, **SIZES[size])
     try:
         page = context.pages[0]
         page.goto("/rules/")
-        state = page.evaluate(
-            """async () => {
-                const worker = (await navigator.serviceWorker.ready).active;
-                while (worker.state === "activating") {
-                    await new Promise(next => worker.addEventListener("statechange", next));
-                }
-                return worker.state;
-            }"""
-        )
-        assert state == "activated"
+        assert worker_state(page) == "activated"
         assert page.evaluate(
             f"caches.keys().then(names => Promise.all(names.map(n => caches.open(n)"
             f".then(c => c.match('/static/{KEPT}'))))).then(found => found.some(Boolean))"
@@ -81,3 +93,67 @@ def test_the_site_installs_and_shows_the_offline_page_when_the_server_is_down(
         context.close()
         if server.poll() is None:
             stop(server, connection)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pushed_message_shows_its_notification_and_its_click_finds_the_game_s_tab(
+    on_postgres, browser, tmp_path
+):
+    from django.db import connection
+
+    server, port = serve(connection.settings_dict["NAME"], "", tmp_path)
+    base = f"http://127.0.0.1:{port}"
+    context = installed_browser(browser, tmp_path, base, **SIZES["desktop"])
+    try:
+        context.grant_permissions(["notifications"], origin=base)
+        page = context.pages[0]
+        devtools = context.new_cdp_session(page)
+        registrations = []
+        devtools.on(
+            "ServiceWorker.workerRegistrationUpdated",
+            lambda event: registrations.extend(event["registrations"]),
+        )
+        devtools.send("ServiceWorker.enable")
+        page.goto("/rules/")
+        assert worker_state(page) == "activated"
+        other = context.new_page()
+        other.goto("/stats/")
+        expect(other.locator("h1")).to_be_visible()
+        registration = next(r for r in registrations if r["scopeURL"] == f"{base}/")
+
+        message = {
+            "title": "Nyet! game 12: your turn",
+            "body": "Choose your card.",
+            "url": "/stats/",
+            "tag": "game-12",
+        }
+        devtools.send(
+            "ServiceWorker.deliverPushMessage",
+            {
+                "origin": base,
+                "registrationId": registration["registrationId"],
+                "data": json.dumps(message),
+            },
+        )
+        shown = page.evaluate(
+            """async () => {
+                const registration = await navigator.serviceWorker.ready;
+                const until = Date.now() + 30000;
+                let shown = [];
+                while (!shown.length && Date.now() < until) {
+                    await new Promise(next => setTimeout(next, 50));
+                    shown = await registration.getNotifications();
+                }
+                return shown.map(n => [n.title, n.body, n.tag, n.data.url]);
+            }"""
+        )
+        assert shown == [[message["title"], message["body"], message["tag"], message["url"]]]
+
+        # The click (which headless Chromium cannot make) focuses the tab that shows the game,
+        # and opens one when none does.
+        worker = context.service_workers[0]
+        assert worker.evaluate("windowShowing('/stats/').then(w => w && w.url)") == f"{base}/stats/"
+        assert worker.evaluate("windowShowing('/games/12/').then(w => w && w.url)") is None
+    finally:
+        context.close()
+        stop(server, connection)
