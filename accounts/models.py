@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .names import name_key
@@ -196,3 +198,35 @@ class RatingChange(models.Model):
 def user_display(user: User) -> str:
     """How allauth's pages and emails name a user (ACCOUNT_USER_DISPLAY)."""
     return str(user.name)
+
+
+class PushDevice(models.Model):
+    """One browser's Web Push subscription (the Push API's ``PushSubscription``): where its push
+    service takes messages for it, and the keys they are encrypted to (RFC 8291), as the browser
+    gave them (base64url). A player has one per browser that said yes; the push service's 404 or
+    410 says the browser dropped it, and the row goes (``games.push``)."""
+
+    user = models.ForeignKey(
+        User, on_delete=models.CASCADE, related_name="push_devices", verbose_name=_("player")
+    )
+    # A capability: whoever has it and the keys can send to the browser. Unique, so that the
+    # same browser subscribing again updates its row instead of getting every message twice.
+    endpoint = models.URLField(_("endpoint"), max_length=2000, unique=True)
+    p256dh = models.CharField(_("public key"), max_length=100)  # P-256 point, 65 bytes
+    auth = models.CharField(_("authentication secret"), max_length=50)  # 16 bytes
+    # "Firefox · Android": for the player to tell their devices apart (from the User-Agent).
+    browser = models.CharField(_("browser"), max_length=40, blank=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    last_used_at = models.DateTimeField(_("last used at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("push device")
+        verbose_name_plural = _("push devices")
+
+    def __str__(self) -> str:
+        return f"{self.browser or self.service} of {self.user}"
+
+    @property
+    def service(self) -> str:
+        """The push service's host (the endpoint's path is the secret part)."""
+        return urlsplit(self.endpoint).netloc
