@@ -12,8 +12,10 @@ LOCK := $(if $(filter production,$(NYET_ENV)),requirements.lock,requirements-dev
 
 .PHONY: run test format vectors bench messages build lock
 
-# Migrates, makes the demo account and the bot players (printing the demo login), then starts the
-# site, a Celery worker, beat and the live tick together (Procfile.dev). Ctrl-C stops them all.
+# Migrates, writes a VAPID key pair for Web Push to vapid-keys.json if there is none (the settings
+# read it when VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are unset, in development only), makes the
+# demo account and the bot players (printing the demo login), then starts the site, a Celery
+# worker, beat and the live tick together (Procfile.dev). Ctrl-C stops them all.
 # The site listens on PORT (make run PORT=8001, or PORT in the environment; 8000 unless said).
 # Honcho gives each process a PORT of its own (the site, first, this one; the others 100, 200,
 # 300 above), so the address in emails (SITE_URL, the worker's) is set here, from this one.
@@ -21,6 +23,7 @@ PORT ?= 8000
 run: export SITE_URL ?= http://127.0.0.1:$(PORT)
 run: $(INSTALLED)
 	$(PY) manage.py migrate
+	$(PY) manage.py vapid_keys --write-dev-file
 	$(PY) manage.py setup_demo
 	$(VENV)/bin/honcho -f Procfile.dev start --port $(PORT)
 

@@ -6,9 +6,10 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self):
-        # Register the tasks in every process (web ones too): the actions queue them by name.
+        # Register the tasks in every process (web ones too): the actions queue them by name;
+        # and the system checks.
         from accounts.actions import before_deletion
-        from games import tasks  # noqa: F401
+        from games import checks, tasks  # noqa: F401
         from games.actions import release_seats
 
         # A deleted player's seats go to the stand-in bot: accounts do not import the actions.

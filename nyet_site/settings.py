@@ -5,8 +5,10 @@ broker. With NYET_ENV=production the site refuses to start on the development SE
 DEBUG on. README.md lists every variable.
 """
 
+import json
 import os
 from datetime import timedelta
+from email.utils import parseaddr
 from pathlib import Path
 
 import dj_database_url
@@ -45,6 +47,23 @@ def env_number(name: str, default: float, kind=int, minimum: float = 1):
 def env_list(name: str, default: list[str]) -> list[str]:
     value = os.environ.get(name, "")
     return [item.strip() for item in value.split(",") if item.strip()] or default
+
+
+def env_vapid_keys(dev_file: Path, production: bool) -> tuple[str, str]:
+    """VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY; in development, when both are unset, the pair in
+    ``dev_file`` if there is one (`make run` writes it), so that push works with no setup.
+    Production never reads that file: a development key pair must not reach real browsers."""
+    public = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
+    private = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
+    if public or private or production or not dev_file.exists():
+        return public, private
+    try:
+        keys = json.loads(dev_file.read_text())
+        return keys["VAPID_PUBLIC_KEY"], keys["VAPID_PRIVATE_KEY"]
+    except (ValueError, KeyError, TypeError):
+        raise ImproperlyConfigured(
+            f"{dev_file} holds no VAPID key pair: delete it (make run writes a new one)."
+        ) from None
 
 
 NYET_ENV = os.environ.get("NYET_ENV", "development")
@@ -278,6 +297,21 @@ if os.environ.get("EMAIL_HOST"):
     EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+
+# Web Push (games/push.py): the site's application server key pair (VAPID, RFC 8292), base64url
+# without padding, as browsers and the Push API take it: VAPID_PUBLIC_KEY the uncompressed P-256
+# point (65 bytes, given to the browser when it subscribes), VAPID_PRIVATE_KEY its 32-byte
+# private number (the raw scalar, not PEM). `manage.py vapid_keys` makes a pair. Unset in
+# development: the pair in VAPID_DEV_FILE (git-ignored), which `make run` writes when it is
+# missing. A browser's subscription belongs to the public key it was made with: a new pair
+# leaves every browser to subscribe again. VAPID_SUBJECT: how a push service reaches whoever
+# runs the site (mailto: or https:). `manage.py check --deploy` warns when production has no
+# pair, or one that does not match. PUSH_TIMEOUT: seconds to connect to a push service, and
+# then for its answer.
+VAPID_DEV_FILE = BASE_DIR / "vapid-keys.json"
+VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY = env_vapid_keys(VAPID_DEV_FILE, PRODUCTION)
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT") or f"mailto:{parseaddr(DEFAULT_FROM_EMAIL)[1]}"
+PUSH_TIMEOUT = 5.0
 
 # --- Accounts: django-allauth -------------------------------------------------------------------
 # Sign up with an email and a username, log in with either. Bots (User.bot_level) have no usable

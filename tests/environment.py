@@ -27,6 +27,9 @@ OUR_VARIABLES = {
     "HARD_BOT_SECONDS",
     "SWEEP_SECONDS",
     "EXPERT_BOT_SECONDS",
+    "VAPID_PUBLIC_KEY",
+    "VAPID_PRIVATE_KEY",
+    "VAPID_SUBJECT",
 }
 PRINT_SETTINGS = """
 import json
@@ -48,6 +51,7 @@ print(json.dumps({
     "EMAIL_BACKEND": settings.EMAIL_BACKEND,
     "EMAIL_TIMEOUT": settings.EMAIL_TIMEOUT,
     "EXPERT_BOT_SECONDS": settings.EXPERT_BOT_SECONDS,
+    "VAPID": [settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY, settings.VAPID_SUBJECT],
 }))
 """
 REAL_KEY = "a-real-secret-key-of-fifty-characters-or-so-0123456789"

@@ -22,16 +22,20 @@ from pathlib import Path
 
 import pytest
 
+from games.push import generate_keys
 from tests.servers import free_port, procfile
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = secrets.token_urlsafe(50)
+VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY = generate_keys()  # the deployment checks want a pair
 PRODUCTION = {
     "NYET_ENV": "production",
     "SECRET_KEY": KEY,
     "DEBUG": "false",
     "SITE_URL": "https://nyet.example.org",
     "ALLOWED_HOSTS": "nyet.example.org,127.0.0.1",
+    "VAPID_PUBLIC_KEY": VAPID_PUBLIC_KEY,
+    "VAPID_PRIVATE_KEY": VAPID_PRIVATE_KEY,
 }
 
 

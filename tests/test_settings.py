@@ -67,6 +67,32 @@ def test_production_starts_with_a_real_key_and_debug_off(debug):
     assert loaded["ALLOWED_HOSTS"] == ["nyet.example.org", "www.nyet.example.org"]
 
 
+def test_production_takes_its_push_key_pair_from_the_environment_alone():
+    production = {
+        "NYET_ENV": "production",
+        "SECRET_KEY": REAL_KEY,
+        "SITE_URL": "https://nyet.example.org",
+    }
+    # Never the development file, even where `make run` has written one.
+    assert settings_with(**production)["VAPID"][:2] == ["", ""]
+    loaded = settings_with(
+        **production,
+        VAPID_PUBLIC_KEY="the-public-key",
+        VAPID_PRIVATE_KEY="the-private-key",
+        VAPID_SUBJECT="https://nyet.example.org/contact",
+    )
+    assert loaded["VAPID"] == [
+        "the-public-key",
+        "the-private-key",
+        "https://nyet.example.org/contact",
+    ]
+
+
+def test_the_push_subject_is_the_senders_address_unless_set():
+    loaded = settings_with(DEFAULT_FROM_EMAIL="Nyet! online <ops@nyet.example.org>")
+    assert loaded["VAPID"][2] == "mailto:ops@nyet.example.org"
+
+
 @pytest.mark.parametrize(
     "site_url",
     [None, "http://nyet.example.org", "https://127.0.0.1:8000", "https://localhost"],

@@ -27,6 +27,8 @@ PACKAGES = (
     "games/table",
     "games/selectors",
     "games/tutorial.py",
+    "games/push.py",
+    "games/checks.py",
     "api",
 )
 # Django's declarations, which mypy cannot read without django-stubs: left out, as games.models is.
