@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .models import User
+from .models import PushDevice, User
 
 _BEFORE_DELETION: dict[str, Callable[[User], None]] = {}
 
@@ -27,3 +27,20 @@ def delete_account(user: User) -> None:
     for hook in _BEFORE_DELETION.values():
         hook(user)
     user.delete()
+
+
+def add_push_device(user: User, endpoint: str, p256dh: str, auth: str, browser: str) -> PushDevice:
+    """The browser's subscription, for ``user``: the same browser subscribing again (its
+    endpoint) is one device, with its new keys, whoever it was for before (a browser belongs to
+    the account that turned push on last in it)."""
+    device, _ = PushDevice.objects.update_or_create(
+        endpoint=endpoint,
+        defaults={"user": user, "p256dh": p256dh, "auth": auth, "browser": browser},
+    )
+    return device
+
+
+def remove_push_device(user: User, device_id: int) -> bool:
+    """Stop pushing to one of ``user``'s devices; whether there was such a device."""
+    deleted, _ = PushDevice.objects.filter(user=user, pk=device_id).delete()
+    return bool(deleted)

@@ -1,10 +1,13 @@
-"""Forms for the account pages: settings, deleting an account, and allauth's password reset
-made to ignore bots."""
+"""Forms for the account pages: settings, a browser's push subscription, deleting an account,
+and allauth's password reset made to ignore bots."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 import zoneinfo
 from functools import cache
+from urllib.parse import urlsplit
 
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import ResetPasswordForm as AllauthResetPasswordForm
@@ -117,3 +120,74 @@ class ResetPasswordForm(QuotedInput, AllauthResetPasswordForm):
         email = super().clean_email()
         self.users = [user for user in self.users if not user.is_site_bot]
         return email
+
+
+# The push services of the browsers that take Web Push (Chrome, Edge, Firefox, Safari). The
+# site sends to a subscription's endpoint: only these hosts, over HTTPS, so that an endpoint
+# made up by hand can never make the site call an address of its own network.
+PUSH_SERVICES = (
+    "fcm.googleapis.com",
+    "push.services.mozilla.com",
+    "notify.windows.com",
+    "push.apple.com",
+)
+
+
+def _key(value: str, size: int, first: bytes = b"") -> bytes | None:
+    """The bytes of a base64url key (padding optional), if it has ``size`` of them."""
+    try:
+        raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    except (ValueError, binascii.Error):
+        return None
+    return raw if len(raw) == size and raw.startswith(first) else None
+
+
+class PushSubscriptionForm(Form):
+    """A browser's ``PushSubscription.toJSON()``, as the settings page sends it."""
+
+    endpoint = forms.URLField(max_length=2000, assume_scheme="https")
+    p256dh = forms.CharField(max_length=100)
+    auth = forms.CharField(max_length=50)
+
+    def clean_endpoint(self) -> str:
+        endpoint = self.cleaned_data["endpoint"]
+        parts = urlsplit(endpoint)
+        host = (parts.hostname or "").lower()
+        known = any(host == s or host.endswith("." + s) for s in PUSH_SERVICES)
+        if parts.scheme != "https" or not known:
+            raise forms.ValidationError(_("This browser's push service is not one we know."))
+        return endpoint
+
+    def clean_p256dh(self) -> str:
+        value = self.cleaned_data["p256dh"]
+        if _key(value, 65, b"\x04") is None:
+            raise forms.ValidationError(_("This is not a browser's push key."))
+        return value
+
+    def clean_auth(self) -> str:
+        value = self.cleaned_data["auth"]
+        if _key(value, 16) is None:
+            raise forms.ValidationError(_("This is not a browser's push key."))
+        return value
+
+
+BROWSERS = (("Edg/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"))
+SYSTEMS = (
+    ("Android", "Android"),
+    ("iPhone", "iPhone"),
+    ("iPad", "iPad"),
+    ("Windows", "Windows"),
+    ("Mac OS X", "macOS"),
+    ("CrOS", "ChromeOS"),
+    ("Linux", "Linux"),
+)
+
+
+def browser_name(user_agent: str) -> str:
+    """ "Firefox · Android": enough for a player to tell their devices apart in the list; no
+    words, as it is stored and shown in any language ("" when the User-Agent says nothing)."""
+    browser = next((name for mark, name in BROWSERS if mark in user_agent), "")
+    if not browser and "Safari/" in user_agent:
+        browser = "Safari"
+    system = next((name for mark, name in SYSTEMS if mark in user_agent), "")
+    return " · ".join(part for part in (browser, system) if part)

@@ -1,12 +1,13 @@
-"""Reads for the leaderboard page: the ratings alone, in a fixed number of queries (a player's
-record, behind the profile page, is ``games.player_record``')."""
+"""Reads for the account pages: the leaderboard, from the ratings alone, in a fixed number of
+queries (a player's record, behind the profile page, is ``games.player_record``'), and the
+browsers that take a player's notifications."""
 
 from __future__ import annotations
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Q
 
-from .models import Rating
+from .models import PushDevice, Rating, User
 
 LEADERBOARD_MIN_GAMES = 5
 LEADERBOARD_PAGE_SIZE = 25
@@ -26,3 +27,8 @@ def leaderboard_page(page_number, min_games: int | None = None) -> dict:
     page: Page = Paginator(ratings, LEADERBOARD_PAGE_SIZE).get_page(page_number)
     rows = [(page.start_index() + i, rating) for i, rating in enumerate(page.object_list)]
     return {"page": page, "rows": rows, "min_games": min_games}
+
+
+def push_devices(user: User) -> list[PushDevice]:
+    """The browsers that take ``user``'s notifications, the latest first."""
+    return list(user.push_devices.order_by("-created_at", "-pk"))

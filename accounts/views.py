@@ -1,22 +1,26 @@
-"""Thin views for the account pages: the leaderboard, settings, deleting an account (a player's
-profile and games are the games' pages, ``games.views``)."""
+"""Thin views for the account pages: the leaderboard, settings (with the browsers that take push
+notifications), deleting an account (a player's profile and games are the games' pages,
+``games.views``)."""
 
 from __future__ import annotations
 
 from allauth.account import app_settings as account_settings
 from allauth.account import views as allauth_views
+from django.conf import settings as site_settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from common.refusals import retry_message
 
 from . import selectors
-from .actions import delete_account
+from .actions import add_push_device, delete_account, remove_push_device
 from .adapter import retry_after
-from .forms import DeleteAccountForm, SettingsForm
+from .forms import DeleteAccountForm, PushSubscriptionForm, SettingsForm, browser_name
 
 
 def login(request, *args, **kwargs):
@@ -57,7 +61,34 @@ def settings(request):
         form.save()
         messages.success(request, _("Your settings are saved."))
         return redirect("settings")
-    return render(request, "accounts/settings.html", {"form": form})
+    context = {
+        "form": form,
+        "devices": selectors.push_devices(request.user),
+        "push_key": site_settings.VAPID_PUBLIC_KEY,
+    }
+    return render(request, "accounts/settings.html", context)
+
+
+@login_required
+@require_POST
+def push_device_add(request):
+    """This browser's push subscription, sent by the settings page's script (static/js/
+    notifications.js) once the player said yes: 204, or 400 with what is wrong, in words."""
+    form = PushSubscriptionForm(request.POST)
+    if not form.is_valid():
+        problems = [str(e) for errors in form.errors.values() for e in errors]
+        return HttpResponse(" ".join(problems), status=400, content_type="text/plain")
+    agent = request.headers.get("User-Agent", "")
+    add_push_device(request.user, **form.cleaned_data, browser=browser_name(agent))
+    return HttpResponse(status=204)
+
+
+@login_required
+@require_POST
+def push_device_remove(request, pk: int):
+    if remove_push_device(request.user, pk):
+        messages.success(request, _("That device gets no more notifications."))
+    return redirect("settings")
 
 
 @login_required

@@ -36,6 +36,7 @@ KEPT_FILES = (
     "js/chat.js",
     "js/lobby.js",
     "js/install.js",
+    "js/notifications.js",
     "django_htmx/htmx-2.min.js",
     "favicon.svg",
     "favicon-turn.svg",

@@ -7,6 +7,7 @@ service would, shows its notification, and the click on it looks for the tab tha
 
 Screenshots: `offline-*.png` in tests/browser/screenshots."""
 
+import base64
 import json
 
 import pytest
@@ -154,6 +155,103 @@ def test_a_pushed_message_shows_its_notification_and_its_click_finds_the_game_s_
         worker = context.service_workers[0]
         assert worker.evaluate("windowShowing('/stats/').then(w => w && w.url)") == f"{base}/stats/"
         assert worker.evaluate("windowShowing('/games/12/').then(w => w && w.url)") is None
+    finally:
+        context.close()
+        stop(server, connection)
+
+
+def key_pair() -> tuple[str, str]:
+    """A VAPID pair as the settings take it: the public point and the private number, base64url."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    private = ec.generate_private_key(ec.SECP256R1())
+    point = private.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    number = private.private_numbers().private_value.to_bytes(32, "big")
+    return b64(point), b64(number)
+
+
+def b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+# The browser vendor's push service is out of reach here: the page's script meets this stand-in
+# for PushManager.subscribe, which keeps the key it was given and answers as Chrome would.
+FAKE_SUBSCRIBE = """
+PushManager.prototype.subscribe = function (options) {
+  // kept across the reload that follows
+  sessionStorage.subscribedWith = JSON.stringify(Array.from(options.applicationServerKey));
+  return Promise.resolve({toJSON: () => (%s)});
+};
+"""
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "size, language, allowed", [("desktop", "en", True), ("phone", "fr", False)]
+)
+def test_the_settings_page_turns_notifications_on_in_this_browser(
+    on_postgres, browser, tmp_path, size, language, allowed
+):
+    from django.db import connection
+    from django.test import Client
+
+    from accounts.models import PushDevice, User
+
+    public, private = key_pair()
+    server, port = serve(
+        connection.settings_dict["NAME"],
+        "",
+        tmp_path,
+        VAPID_PUBLIC_KEY=public,
+        VAPID_PRIVATE_KEY=private,
+    )
+    base = f"http://127.0.0.1:{port}"
+    alice = User.objects.create_user("alice", "alice@example.com", "pw", language=language)
+    client = Client()
+    client.force_login(alice)
+    context = installed_browser(browser, tmp_path, base, **SIZES[size])
+    try:
+        context.add_cookies(
+            [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
+        )
+        if allowed:
+            context.grant_permissions(["notifications"], origin=base)
+        sent = {
+            "endpoint": "https://fcm.googleapis.com/fcm/send/this-browser",
+            "keys": {"p256dh": b64(b"\x04" + bytes(range(64))), "auth": b64(bytes(16))},
+        }
+        context.add_init_script(FAKE_SUBSCRIBE % json.dumps(sent))
+        page = context.pages[0]
+        page.goto("/settings/")
+        section = page.locator("#devices")
+        words = {
+            "en": ("Turn on notifications in this browser", "No device gets your notifications"),
+            "fr": ("Activer les notifications dans ce navigateur", "Aucun appareil"),
+        }[language]
+        expect(section).to_contain_text(words[1])
+        section.get_by_role("button", name=words[0]).click()
+        if allowed:
+            expect(section.locator(".devices li")).to_contain_text("Chrome · Linux")
+            device = PushDevice.objects.get()
+            assert (device.user, device.endpoint, device.p256dh, device.auth) == (
+                alice,
+                sent["endpoint"],
+                sent["keys"]["p256dh"],
+                sent["keys"]["auth"],
+            )
+            given = json.loads(page.evaluate("sessionStorage.subscribedWith"))
+            assert bytes(given) == base64.urlsafe_b64decode(public + "=")
+        else:
+            blocked = {"en": "Notifications are blocked", "fr": "Les notifications sont bloquées"}
+            expect(section.locator(".push-status")).to_contain_text(blocked[language])
+            assert not PushDevice.objects.exists()
+        assert_no_sideways_scroll(page)
+        assert_accessible(page, "the settings page's notifications")
+        section.scroll_into_view_if_needed()
+        shoot(page, f"settings-notifications-{size}-{language}")
     finally:
         context.close()
         stop(server, connection)
