@@ -55,6 +55,21 @@ class User(AbstractUser):
     email_reminders = models.BooleanField(_("remind me before a deadline"), default=True)
     email_invitations = models.BooleanField(_("email invitations to games"), default=True)
     email_game_over = models.BooleanField(_("email when a game is over"), default=True)
+    # The same occasions as notifications on the browsers the player turned them on in
+    # (``push_devices``); games.notifications.PUSH_PREFERENCES says which kind obeys which.
+    push_turn = models.BooleanField(_("notify me when it is my turn"), default=True)
+    push_reminders = models.BooleanField(
+        _("notify me before a deadline, and when a bot moved for me"), default=True
+    )
+    push_invitations = models.BooleanField(
+        _("notify me of invitations and rematches"), default=True
+    )
+    push_game_over = models.BooleanField(_("notify me when a game is over"), default=True)
+    # A notification about a turn that the player answered by coming to the site makes its
+    # email pointless: it goes only if they did not (games.actions.notify), unless they say.
+    email_with_push = models.BooleanField(
+        _("email me about my turn even when a notification reached me"), default=False
+    )
     sound = models.BooleanField(_("play a sound when it is my turn"), default=False)
     # BGA's "play forced moves": the page plays the only card the rules allow, after a moment
     # the player may cancel (static/js/table.js), through the same form as a click.

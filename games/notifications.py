@@ -35,7 +35,7 @@ import logging
 import smtplib
 import zoneinfo
 from datetime import datetime, time, timedelta
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from django.conf import settings
 from django.core import signing
@@ -44,7 +44,7 @@ from django.db.models import Exists, F, OuterRef
 from django.template import Context
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import formats, timezone, translation
 
 from accounts.models import RatingChange, User, shown
 from games import results
@@ -84,7 +84,28 @@ GAME_KINDS = {
     "table_expired",
     "rematch_offered",
 }
+# What may also go as a push message to the player's browsers, and the choice it obeys (the
+# digest and a vacation's end are emails only).
+PUSH_PREFERENCES = {
+    "your_turn": "push_turn",
+    "game_started": "push_turn",
+    "reminder": "push_reminders",
+    "bot_moved": "push_reminders",
+    "invitation": "push_invitations",
+    "rematch_offered": "push_invitations",
+    "game_over": "push_game_over",
+    "game_aborted": "push_game_over",
+    "player_resigned": "push_game_over",
+    "table_expired": "push_game_over",
+}
 TURN_KINDS = {"your_turn", "reminder"}  # about one turn: pointless once it is over
+# How long a push service keeps a message for a browser that is offline, and how soon the
+# browser should wake for it (RFC 8030): a turn's for the time a move takes at most.
+PUSH_TTL = 3 * 24 * 3600
+PUSH_URGENCY = {"your_turn": "high", "reminder": "high", "bot_moved": "normal"}
+# A turn's email waits this long after its push message: a player who came to the site in the
+# meantime read it, and gets no email (``User.email_with_push`` to get both).
+PUSH_FIRST = timedelta(minutes=15)
 UNSUBSCRIBE_SALT = "nyet.unsubscribe"
 UNSUBSCRIBE_MAX_AGE = 90 * 24 * 3600  # seconds; an older link asks the player to log in
 
@@ -106,6 +127,14 @@ def wants(user: User, kind: str) -> bool:
         wanted = User.TurnEmail.DAILY if kind == "digest" else User.TurnEmail.AT_ONCE
         return value == wanted or (kind == "game_started" and value != User.TurnEmail.NEVER)
     return bool(value)
+
+
+def wants_push(user: User, kind: str) -> bool:
+    """Whether ``user`` takes this kind as a push message (on whichever browsers they have)."""
+    if user is None or user.is_site_bot or not user.is_active:
+        return False
+    preference = PUSH_PREFERENCES.get(kind)
+    return preference is not None and bool(getattr(user, preference))
 
 
 def site_url(path: str) -> str:
@@ -185,6 +214,24 @@ def render(user: User, kind: str, context: dict) -> EmailMultiAlternatives:
     )
     message.attach_alternative(html, "text/html")
     return message
+
+
+def push_message(user: User, kind: str, context: dict) -> dict:
+    """The push message of an occasion, in the user's language: the email's subject, which names
+    the game and what is asked, as its title; the page it is about; one at a time per game."""
+    language = user.language or settings.LANGUAGE_CODE
+    with translation.override(language), timezone.override(player_zone(user)):
+        title = " ".join(render_plain(f"emails/{kind}_subject.txt", context).split())
+        deadline = context.get("deadline") if kind in TURN_KINDS else None
+        body = (
+            translation.gettext("Move by %(time)s")
+            % {"time": formats.date_format(timezone.localtime(deadline), "DATETIME_FORMAT")}
+            if deadline
+            else translation.gettext("Nyet! online")
+        )
+    game = context["game"]
+    page = context.get("invite_url") or context["game_url"]
+    return {"title": title, "body": body, "url": urlsplit(page).path, "tag": f"game-{game.pk}"}
 
 
 # --- what each email says, decided when it is sent ----------------------------------------------

@@ -25,7 +25,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 
-from accounts.models import User
+from accounts.models import PushDevice, User
 from games import clock, notifications, queue
 from games.live import announce_on_commit
 from games.models import THINKING_BOT_LEVELS, Game, PendingEmail, Seat, Vacation
@@ -265,13 +265,17 @@ def _queue_your_turn(now) -> int:
     about this game since their last visit, gets one email (not for a turn already out of
     time: the stand-in moves for it, and that is the email they get)."""
     seats = (
-        Seat.objects.filter(
+        Seat.objects.annotate(has_browser=Exists(PushDevice.objects.filter(user=OuterRef("user"))))
+        .filter(
             game__status=Game.Status.ACTIVE,
             acting_since__lte=now - QUIET,
             deadline__gt=now,
             autopilot=False,
             user__bot_level="",
-            user__email_turn=User.TurnEmail.AT_ONCE,
+        )
+        # an email at once, or a push message (games.actions.notify sends what each wants)
+        .filter(
+            Q(user__email_turn=User.TurnEmail.AT_ONCE) | Q(user__push_turn=True, has_browser=True)
         )
         .filter(Q(user__last_seen__isnull=True) | Q(user__last_seen__lte=now - QUIET))
         .filter(Q(turn_emailed_at__isnull=True) | Q(turn_emailed_at__lt=F("user__last_seen")))

@@ -2,7 +2,12 @@
 (``PendingEmail``) in the change's own transaction and handed to a task once it has committed:
 an email is never lost because the broker was down (the sweep queues it again), and never sent
 for a change that rolled back. The task sends each (``deliver``) and records it (``SentEmail``);
-what an email says, and whether it still makes sense, is ``games.notifications``'."""
+what an email says, and whether it still makes sense, is ``games.notifications``'.
+
+An occasion the player also takes as a push message is, when its email is first handled, one
+more outbox row for each of their browsers (``PendingEmail.device``), sent and recorded the same
+way, once per browser (``games.push``). A turn's email then waits (``PUSH_FIRST``), and goes
+only if the player has not come to the site since the message reached them."""
 
 from __future__ import annotations
 
@@ -12,9 +17,10 @@ from collections.abc import Iterable
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 
-from accounts.models import User
-from games import clock, notifications
+from accounts.models import PushDevice, User
+from games import clock, live, notifications, push
 from games.models import PendingEmail, SentEmail
+from games.notifications import TURN_KINDS
 from games.queue import publish_on_commit
 
 SEND_TASK = "games.tasks.send_email"
@@ -94,43 +100,130 @@ def deliver(pending_id: int, now=None) -> bool:
     )
     if not claimed:
         return False  # sent, being sent, or not due yet
-    pending = PendingEmail.objects.get(pk=pending_id)
+    pending = PendingEmail.objects.select_related("device").get(pk=pending_id)
     try:
         composed = notifications.compose(pending.kind, pending.args, now)
-        if composed is None or not notifications.wants(composed[0], composed[1]):
+        if composed is None:
             pending.delete()
             return False
         user, kind, key, context = composed
+        if pending.device is not None:
+            return _push(pending, user, kind, key, context, now)
+        if pending.attempts == 1 and _queue_pushes(pending, user, kind, key, now):
+            if kind in TURN_KINDS and notifications.wants(user, kind) and not user.email_with_push:
+                _retry_later(pending, now, after=notifications.PUSH_FIRST)
+                return False
+        if not notifications.wants(user, kind) or _push_was_read(user, kind, key):
+            pending.delete()
+            return False
         message = notifications.render(user, kind, context)
     except Exception:
         notifications.log.exception("could not write the email %s", pending)
         _retry_later(pending, now)
         return False
+    record = _record(pending, user, kind, key, now)
+    if record is None:
+        return False  # sent already, for this occasion
+    delivery = notifications.transmit(message)
+    return _settle(pending, record, delivery.name, now)
+
+
+def _record(pending: PendingEmail, user: User, kind: str, key: str, now) -> SentEmail | None:
+    """The record of a send about to start, committed before it does (a retry after a timeout
+    finds it); None, and the outbox row gone, when the occasion was sent already."""
     try:
         with transaction.atomic():
-            record = SentEmail.objects.create(
+            return SentEmail.objects.create(
                 user=user,
                 kind=kind,
                 key=key,
+                device=pending.device,
                 sent_at=now,
                 fate=SentEmail.Fate.SENDING,
                 args=pending.args,
             )
     except IntegrityError:
-        settle_lost_sends(now, user=user, kind=kind, key=key)
+        same = {"device": pending.device} if pending.device else {"user": user, "device": None}
+        settle_lost_sends(now, kind=kind, key=key, **same)
         pending.delete()
-        return False  # sent already, for this occasion
-    delivery = notifications.transmit(message)
-    if delivery is notifications.Delivery.NOT_SENT:
+        return None
+
+
+def _settle(pending: PendingEmail, record: SentEmail, delivery: str, now) -> bool:
+    """Record what became of a send (a ``Delivery``'s name, the mail server's or the push
+    service's); whether it was sent."""
+    if delivery == "NOT_SENT":
         record.delete()
         _retry_later(pending, now)
         return False
-    fate = (
-        SentEmail.Fate.SENT if delivery is notifications.Delivery.SENT else SentEmail.Fate.UNKNOWN
-    )
+    fate = SentEmail.Fate.SENT if delivery == "SENT" else SentEmail.Fate.UNKNOWN
     SentEmail.objects.filter(pk=record.pk).update(fate=fate)
     pending.delete()
-    return delivery is notifications.Delivery.SENT
+    return delivery == "SENT"
+
+
+def _queue_pushes(pending: PendingEmail, user: User, kind: str, key: str, now) -> int:
+    """One outbox row for each of ``user``'s browsers that has not had this occasion's message,
+    if they take this kind as a push message; how many."""
+    if not notifications.wants_push(user, kind):
+        return 0
+    had = SentEmail.objects.filter(kind=kind, key=key, device__isnull=False).values("device")
+    devices = list(
+        PushDevice.objects.filter(user=user).exclude(pk__in=had).values_list("pk", flat=True)
+    )
+    created = PendingEmail.objects.bulk_create(
+        PendingEmail(
+            kind=pending.kind,
+            args=pending.args,
+            device_id=device,
+            created_at=now,
+            due_at=now,
+            queued_at=now,
+        )
+        for device in devices
+    )
+    for row in created:
+        publish_on_commit(SEND_TASK, row.pk, queue="email")
+    return len(created)
+
+
+def _push(pending: PendingEmail, user: User, kind: str, key: str, context: dict, now) -> bool:
+    """Send one push message (``deliver``'s, for an outbox row with a browser)."""
+    device = pending.device
+    game = context.get("game")
+    watching = (
+        kind not in TURN_KINDS | {"invitation"}
+        and game is not None
+        and user.pk in live.watchers.users(game.pk)
+    )
+    if device.user_id != user.pk or not notifications.wants_push(user, kind) or watching:
+        pending.delete()  # another player's browser now, turned off, or the game is in view
+        return False
+    message = notifications.push_message(user, kind, context)
+    record = _record(pending, user, kind, key, now)
+    if record is None:
+        return False
+    urgency = notifications.PUSH_URGENCY.get(kind, "normal")
+    topic = message["tag"].replace("-", "")  # a newer one about the same game replaces it
+    delivery = push.send(device, message, ttl=notifications.PUSH_TTL, urgency=urgency, topic=topic)
+    if delivery is push.Delivery.GONE:
+        return False  # the browser dropped it: its rows went with it
+    return _settle(pending, record, delivery.name, now)
+
+
+def _push_was_read(user: User, kind: str, key: str) -> bool:
+    """Whether a push message about this turn reached one of the player's browsers, and they
+    came to the site after it: the email would tell them nothing new."""
+    if kind not in TURN_KINDS or user.email_with_push or user.last_seen is None:
+        return False
+    return SentEmail.objects.filter(
+        user=user,
+        kind=kind,
+        key=key,
+        device__isnull=False,
+        fate=SentEmail.Fate.SENT,
+        sent_at__lte=user.last_seen,
+    ).exists()
 
 
 def settle_lost_sends(now, **which) -> int:
@@ -154,14 +247,16 @@ def settle_lost_sends(now, **which) -> int:
     return len(lost)
 
 
-def _retry_later(pending: PendingEmail, now) -> None:
-    if pending.attempts > len(notifications.RETRY_AFTER):
+def _retry_later(pending: PendingEmail, now, after=None) -> None:
+    """Back to the outbox, for the sweep to queue again ``after`` (by default, the next of
+    ``RETRY_AFTER``; after the last, given up)."""
+    if after is None and pending.attempts > len(notifications.RETRY_AFTER):
         notifications.log.error(
             "gave up on the email %s after %d attempts", pending, pending.attempts
         )
         pending.delete()
         return
-    pending.due_at = now + notifications.RETRY_AFTER[pending.attempts - 1]
+    pending.due_at = now + (after or notifications.RETRY_AFTER[pending.attempts - 1])
     pending.claimed_until = None
     pending.queued_at = None
     pending.save(update_fields=["due_at", "claimed_until", "queued_at"])

@@ -1,4 +1,6 @@
-"""The emails: the outbox (``PendingEmail``) and the record of what was sent (``SentEmail``)."""
+"""The notifications: the outbox (``PendingEmail``) and the record of what was sent
+(``SentEmail``). Each row is an email, or, with its ``device``, a push message to one of the
+player's browsers: the same machinery sends each once."""
 
 from __future__ import annotations
 
@@ -20,6 +22,10 @@ class PendingEmail(models.Model):
 
     kind = models.CharField(max_length=20)
     args = models.JSONField()  # what games.notifications.compose needs for this kind
+    # A push message to this browser, not an email (its row goes with the browser).
+    device = models.ForeignKey(
+        "accounts.PushDevice", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
     created_at = models.DateTimeField(db_index=True)
     due_at = models.DateTimeField(db_index=True)  # the next attempt, not before
     queued_at = models.DateTimeField(null=True, blank=True)  # a task was queued for it then
@@ -52,6 +58,15 @@ class SentEmail(models.Model):
     )
     kind = models.CharField(_("kind"), max_length=20)
     key = models.CharField(_("occasion"), max_length=100)
+    # A push message to this browser (None: an email): each browser gets one per occasion.
+    device = models.ForeignKey(
+        "accounts.PushDevice",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("browser"),
+    )
     sent_at = models.DateTimeField(_("sent at"))
     fate = models.CharField(_("fate"), max_length=8, choices=Fate, default=Fate.SENT)
     # The outbox's arguments (PendingEmail.args), to write the email again; none on the
@@ -62,7 +77,12 @@ class SentEmail(models.Model):
         verbose_name = _("sent email")
         verbose_name_plural = _("sent emails")
         constraints = [
-            models.UniqueConstraint(fields=["user", "kind", "key"], name="email_once"),
+            models.UniqueConstraint(
+                fields=["user", "kind", "key"], condition=Q(device=None), name="email_once"
+            ),
+            models.UniqueConstraint(
+                fields=["device", "kind", "key"], condition=~Q(device=None), name="push_once"
+            ),
         ]
         indexes = [
             # The health check counts them at every call: a few rows in an index, not a scan
