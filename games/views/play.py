@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -16,6 +17,7 @@ from games import actions, lookups, selectors
 from games.actions import ActionError
 from games.actions.rematches import accept_rematch, decline_rematch
 from games.forms.table import ConfirmForm, MoveForm
+from games.models import Game
 from games.views.answers import (
     GAME_FRAGMENT,
     game_fragment,
@@ -42,7 +44,21 @@ def game(request, pk: int):
     if request.htmx:
         return game_fragment(request, context)
     context["chat"] = selectors.table_chat(pk, request.user, seated=context["me"] is not None)
+    context["push_key"] = push_prompt_key(context)
     return render(request, "games/game.html", context)
+
+
+def push_prompt_key(context) -> str:
+    """The site's push key where the page may offer notifications after a move: to a player of
+    a correspondence game in play, whose turns come days apart."""
+    game = context["game"]
+    offered = (
+        context["me"] is not None
+        and game.time_control == Game.TimeControl.CORRESPONDENCE
+        and game.status == Game.Status.ACTIVE
+        and not game.tutorial
+    )
+    return settings.VAPID_PUBLIC_KEY if offered else ""
 
 
 STEP = re.compile(r"[0-9]{1,9}")

@@ -1,27 +1,21 @@
-// The settings page's switch for notifications in this browser (templates/accounts/settings.html):
-// asks the player's leave, subscribes to the browser's push service with the site's public key,
-// and hands the subscription to the site (accounts.views.push_device_add). The words come from
-// the page, in the player's language.
+// Turns notifications on in this browser: asks the player's leave, subscribes to the browser's
+// push service with the site's public key, and hands the subscription to the site
+// (accounts.views.push_device_add). Two places offer it, each a [data-push-key] element with
+// its words in the player's language: the settings page's switch, shown at once, and the game
+// page's prompt (templates/games/_push_prompt.html), shown after the player's own move at a
+// correspondence table, never on a first visit, and asked once on a device.
 (function () {
-  const box = document.querySelector("[data-push-key]");
-  if (!box) return;
-  const status = document.querySelector(".push-status");
-  const say = (text) => {
-    status.textContent = text;
-  };
-  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
-    say(box.dataset.unsupported);
-    return;
-  }
-  box.hidden = false;
-  navigator.serviceWorker.ready
-    .then((registration) => registration.pushManager.getSubscription())
-    .then((subscription) => subscription && say(box.dataset.on));
+  const ASKED = "nyet.push.asked";
+  const supported = "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
 
-  box.querySelector("button").addEventListener("click", async () => {
+  function say(box, text) {
+    box.querySelector(".push-status").textContent = text;
+  }
+
+  async function turnOn(box) {
     if ((await Notification.requestPermission()) !== "granted") {
-      say(box.dataset.denied);
-      return;
+      say(box, box.dataset.denied);
+      return false;
     }
     let answer;
     try {
@@ -38,15 +32,58 @@
         body: new URLSearchParams({ endpoint, p256dh: keys.p256dh, auth: keys.auth }),
       });
     } catch (error) {
-      say(box.dataset.failed);
-      return;
+      say(box, box.dataset.failed);
+      return false;
     }
-    if (answer.ok) {
-      window.location.reload(); // the list of devices shows this one
-    } else {
-      say((await answer.text()) || box.dataset.failed);
+    if (!answer.ok) {
+      say(box, (await answer.text()) || box.dataset.failed);
+      return false;
     }
-  });
+    say(box, box.dataset.on);
+    return true;
+  }
+
+  function subscribed() {
+    return navigator.serviceWorker.ready.then((r) => r.pushManager.getSubscription());
+  }
+
+  // The settings page: the button, and whether this browser gets the notifications already.
+  const settings = document.querySelector(".push-switch[data-push-key]");
+  if (settings && !supported) {
+    say(settings, settings.dataset.unsupported);
+  } else if (settings) {
+    settings.querySelector("button").hidden = false;
+    subscribed().then((subscription) => subscription && say(settings, settings.dataset.on));
+    settings.querySelector("button").addEventListener("click", async () => {
+      if (await turnOn(settings)) window.location.reload(); // the list shows this browser
+    });
+  }
+
+  // The game page: offered once the player's own move went through.
+  const prompt = document.getElementById("push-prompt");
+  if (prompt && supported) {
+    const done = () => {
+      window.localStorage.setItem(ASKED, "1");
+      prompt.querySelectorAll("button").forEach((button) => {
+        button.hidden = true;
+      });
+    };
+    document.addEventListener("htmx:afterRequest", async (event) => {
+      const config = event.detail.requestConfig;
+      const moved = config && config.verb === "post" && /\/move\/$/.test(config.path);
+      if (!moved || !event.detail.successful || !prompt.hidden) return;
+      if (Notification.permission === "denied" || window.localStorage.getItem(ASKED)) return;
+      if (await subscribed()) return;
+      prompt.hidden = false;
+    });
+    prompt.querySelector("[data-push-on]").addEventListener("click", async () => {
+      if (await turnOn(prompt)) done();
+    });
+    prompt.querySelector("[data-push-later]").addEventListener("click", () => {
+      done();
+      prompt.hidden = true;
+    });
+  }
 
   function bytes(base64url) {
     const base64 = base64url.replace(/-/g, "+").replace(/_/g, "/");

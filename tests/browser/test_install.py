@@ -16,7 +16,16 @@ from playwright.sync_api import expect
 from tests.servers import serve, stop
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, CHROMIUM_MISSING, TIMEOUT
-from .helpers import SIZES, STILL, assert_accessible, assert_no_sideways_scroll, shoot
+from .helpers import (
+    FAKE_SUBSCRIBE,
+    SIZES,
+    STILL,
+    assert_accessible,
+    assert_no_sideways_scroll,
+    b64,
+    key_pair,
+    shoot,
+)
 
 pytestmark = [
     pytest.mark.browser,
@@ -158,34 +167,6 @@ def test_a_pushed_message_shows_its_notification_and_its_click_finds_the_game_s_
     finally:
         context.close()
         stop(server, connection)
-
-
-def key_pair() -> tuple[str, str]:
-    """A VAPID pair as the settings take it: the public point and the private number, base64url."""
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-
-    private = ec.generate_private_key(ec.SECP256R1())
-    point = private.public_key().public_bytes(
-        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
-    )
-    number = private.private_numbers().private_value.to_bytes(32, "big")
-    return b64(point), b64(number)
-
-
-def b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-# The browser vendor's push service is out of reach here: the page's script meets this stand-in
-# for PushManager.subscribe, which keeps the key it was given and answers as Chrome would.
-FAKE_SUBSCRIBE = """
-PushManager.prototype.subscribe = function (options) {
-  // kept across the reload that follows
-  sessionStorage.subscribedWith = JSON.stringify(Array.from(options.applicationServerKey));
-  return Promise.resolve({toJSON: () => (%s)});
-};
-"""
 
 
 @pytest.mark.django_db(transaction=True)
