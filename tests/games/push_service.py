@@ -9,6 +9,7 @@ import base64
 import json
 import os
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -68,6 +69,7 @@ class PushService(ThreadingHTTPServer):
     def __init__(self):
         super().__init__(("127.0.0.1", 0), Handler)
         self.status: int | str | None = 201
+        self.delay = 0.0  # seconds before each answer, after the request is recorded
         self.requests: list[tuple[str, dict[str, str], bytes]] = []
         self.received = threading.Event()
         self.release = threading.Event()
@@ -84,6 +86,8 @@ class Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(int(self.headers["Content-Length"]))
         self.server.requests.append((self.path, dict(self.headers.items()), body))
         self.server.received.set()
+        if self.server.delay:
+            time.sleep(self.server.delay)  # a slow push service, as a slow mail server
         if self.server.status is None:
             self.server.release.wait(30)  # the test's end, or else give up
             self.close_connection = True

@@ -1,15 +1,18 @@
-"""Several workers on several machines never make a move twice or send an email twice: four
-Celery worker processes against one PostgreSQL and Redis (PostgreSQL + Redis).
+"""Several workers on several machines never make a move twice or send an email or a push
+message twice: four Celery worker processes against one PostgreSQL and Redis (PostgreSQL +
+Redis).
 
 Three games are played at once, each by two people (at random, in this process) and two bots
 (played by the workers). Every task this process queues goes to the broker four times, every
-email is queued again while it is being sent, a lost email is left to several sweeps at once:
-the four workers race for the same game and the same email. The database and a real SMTP
-server then show each move made once, as planned, and each email sent once."""
+email and push message is queued again while it is being sent, a lost email is left to several
+sweeps at once: the four workers race for the same game and the same message. The database, a
+real SMTP server and a push service then show each move made once, as planned, and each email
+sent once, and each push message once to each of the two browsers it is for."""
 
 import asyncio
 import email
 import itertools
+import json
 import os
 import random
 import re
@@ -26,12 +29,14 @@ import pytest
 import redis as redis_client
 from django.db.models import F
 
-from games import engine, queue
+from games import engine, push, queue
 from games.actions import ActionError, create_game, invite_player, join_game, submit_move
 from games.actions.deadlines import LOST_EMAIL
 from games.actions.moves import site_bot
 from games.models import Game, MoveRecord, PendingEmail, SentEmail
 from tests.servers import ROOT, broker, free_port, wait_for
+
+from .push_service import Browser, browser_decrypt, running
 
 REDIS = "redis://127.0.0.1:6379/9"  # a database of its own: flushed at the start
 QUEUES = ("play", "think", "catchup", "email", "sweep")  # every queue, in each worker
@@ -186,7 +191,12 @@ def test_four_workers_make_each_move_and_send_each_email_once(
 
     client = redis_client.Redis.from_url(REDIS)
     client.flushdb()
-    with smtp_server() as (port, received):
+    public, private = push.generate_keys()
+    with smtp_server() as (port, received), running() as service:
+        service.delay = SEND_SECONDS
+        browsers = {name: Browser() for name in ("phone", "laptop")}
+        for name, browser in browsers.items():
+            browser.subscribe(alice, f"{service.origin}/push/{name}")
         env = {
             **os.environ,
             "CELERY_BROKER_URL": REDIS,
@@ -196,6 +206,8 @@ def test_four_workers_make_each_move_and_send_each_email_once(
             "EMAIL_PORT": str(port),
             "EMAIL_USE_TLS": "false",
             "EMAIL_TIMEOUT": "5",
+            "VAPID_PUBLIC_KEY": public,
+            "VAPID_PRIVATE_KEY": private,
         }
         with (
             workers(env, tmp_path) as logs,
@@ -206,6 +218,15 @@ def test_four_workers_make_each_move_and_send_each_email_once(
             finished = wait_for(lambda: PendingEmail.objects.count() == 0 and settled(client))
             assert finished, "the workers did not finish"
             sent = Counter((to, occasion(subject)) for to, subject in received)
+            pushed = Counter(
+                (
+                    path,
+                    occasion(json.loads(browser_decrypt(body, browser.key, browser.auth))["title"]),
+                )
+                for path, _, body in service.requests
+                for name, browser in browsers.items()
+                if path == f"/push/{name}"
+            )
     client.flushdb()
 
     for game, _, started_at in tables:
@@ -227,7 +248,16 @@ def test_four_workers_make_each_move_and_send_each_email_once(
         expected[(alice.email, f"Game {game.pk} is over")] += 1
         expected[(invitee.email, f"Game {game.pk} is over")] += 1
     assert sent == expected, "each email exactly once"
-    assert SentEmail.objects.count() == len(expected)
+    # alice's occasions, to each of her browsers
+    expected_pushes = Counter(
+        (f"/push/{name}", occasion)
+        for name in browsers
+        for (to, occasion) in expected.elements()
+        if to == alice.email
+    )
+    assert pushed == expected_pushes, "each push message exactly once to each browser"
+    assert SentEmail.objects.filter(device=None).count() == len(expected)
+    assert SentEmail.objects.exclude(device=None).count() == len(expected_pushes)
     assert PendingEmail.objects.count() == 0
 
     # The proof is not hollow: the workers shared the work and turned the copies away.
@@ -243,7 +273,7 @@ def test_four_workers_make_each_move_and_send_each_email_once(
     assert len(bot_players) >= 2, "at least two workers played bots"
     everything = Counter(task for tasks in done for task in tasks)
     assert everything[("play_bots", "0")] > 0, "copies of a bot turn did nothing"
-    assert everything[("send_email", "True")] == len(expected)
+    assert everything[("send_email", "True")] == len(expected) + len(expected_pushes)
     assert everything[("send_email", "False")] > 0, "copies of an email sent nothing"
     sweeps = [result for name, result in everything.elements() if name == "sweep"]
     assert len(sweeps) >= 2 * COPIES, "several sweeps at once"
