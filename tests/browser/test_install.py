@@ -1,9 +1,11 @@
 """The installable site in Chromium, against the site under uvicorn (issue 35): the service worker
 registers and takes charge, Chromium's own installability check (the one behind its install
 button, through the DevTools protocol) finds nothing missing, and once the server is down a
-page of the site shows the offline page, in the player's language first. A push message,
-delivered to the service worker through the DevTools protocol as the browser vendor's push
-service would, shows its notification, and the click on it looks for the tab that shows its game.
+page of the site shows the offline page, in the player's language first. The site's own push
+message (through the outbox and a push service in the test, decrypted as the browser would),
+delivered to the service worker through the DevTools protocol as the vendor's push service
+would, shows the game's notification, and the click on it looks for the tab that shows the
+game. The settings page turns notifications on in this browser.
 
 Screenshots: `offline-*.png` in tests/browser/screenshots."""
 
@@ -106,15 +108,43 @@ def test_the_site_installs_and_shows_the_offline_page_when_the_server_is_down(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_pushed_message_shows_its_notification_and_its_click_finds_the_game_s_tab(
-    on_postgres, browser, tmp_path
+def test_the_site_s_message_shows_the_game_s_notification_and_its_click_finds_the_game_s_tab(
+    on_postgres, browser, tmp_path, settings
 ):
+    """The site's own message for a game that started, through the outbox and a push service in
+    the test, decrypted as the browser would, then delivered to Chromium's service worker."""
     from django.db import connection
+    from django.test import Client
+
+    from accounts.models import User
+    from games.actions import play_against_bots
+    from games.actions.notify import queue_emails
+    from games.models import PendingEmail
+    from tests.games.push_service import Browser, browser_decrypt, running, site_keys
+
+    site_keys(settings)
+    alice = User.objects.create_user("alice", "alice@example.com", "pw")
+    game = play_against_bots(alice, players=3, time_control="correspondence")
+    with running() as service:
+        phone = Browser()
+        phone.subscribe(alice, f"{service.origin}/push/phone")
+        # sent once committed (the tasks run in this process): the email, then the message
+        queue_emails([("game_started", [game.pk, 0, str(game.pk)])])
+        assert not PendingEmail.objects.exists()
+        [(_, _, body)] = service.requests
+    data = browser_decrypt(body, phone.key, phone.auth).decode()
+    message = json.loads(data)
+    assert message["title"] == f"Game {game.pk} has started"
 
     server, port = serve(connection.settings_dict["NAME"], "", tmp_path)
     base = f"http://127.0.0.1:{port}"
     context = installed_browser(browser, tmp_path, base, **SIZES["desktop"])
     try:
+        client = Client()
+        client.force_login(alice)
+        context.add_cookies(
+            [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
+        )
         context.grant_permissions(["notifications"], origin=base)
         page = context.pages[0]
         devtools = context.new_cdp_session(page)
@@ -126,24 +156,10 @@ def test_a_pushed_message_shows_its_notification_and_its_click_finds_the_game_s_
         devtools.send("ServiceWorker.enable")
         page.goto("/rules/")
         assert worker_state(page) == "activated"
-        other = context.new_page()
-        other.goto("/stats/")
-        expect(other.locator("h1")).to_be_visible()
         registration = next(r for r in registrations if r["scopeURL"] == f"{base}/")
-
-        message = {
-            "title": "Nyet! game 12: your turn",
-            "body": "Choose your card.",
-            "url": "/stats/",
-            "tag": "game-12",
-        }
         devtools.send(
             "ServiceWorker.deliverPushMessage",
-            {
-                "origin": base,
-                "registrationId": registration["registrationId"],
-                "data": json.dumps(message),
-            },
+            {"origin": base, "registrationId": registration["registrationId"], "data": data},
         )
         shown = page.evaluate(
             """async () => {
@@ -154,16 +170,20 @@ def test_a_pushed_message_shows_its_notification_and_its_click_finds_the_game_s_
                     await new Promise(next => setTimeout(next, 50));
                     shown = await registration.getNotifications();
                 }
-                return shown.map(n => [n.title, n.body, n.tag, n.data.url]);
+                return shown.map(n => [n.title, n.tag, n.data.url]);
             }"""
         )
-        assert shown == [[message["title"], message["body"], message["tag"], message["url"]]]
+        assert shown == [[f"Game {game.pk} has started", f"game-{game.pk}", f"/games/{game.pk}/"]]
 
         # The click (which headless Chromium cannot make) focuses the tab that shows the game,
         # and opens one when none does.
         worker = context.service_workers[0]
-        assert worker.evaluate("windowShowing('/stats/').then(w => w && w.url)") == f"{base}/stats/"
-        assert worker.evaluate("windowShowing('/games/12/').then(w => w && w.url)") is None
+        showing = f"windowShowing('/games/{game.pk}/').then(w => w && w.url)"
+        assert worker.evaluate(showing) is None
+        game_tab = context.new_page()
+        game_tab.goto(f"/games/{game.pk}/")
+        expect(game_tab.locator("#game")).to_be_visible()
+        assert worker.evaluate(showing) == f"{base}/games/{game.pk}/"
     finally:
         context.close()
         stop(server, connection)
