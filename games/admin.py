@@ -102,10 +102,10 @@ class SentEmailAdmin(ReadOnly):
     arrived: staff filter them by fate and send one again when a duplicate is the lesser harm
     (games.actions.notify.resend)."""
 
-    list_display = ["sent_at", "user", "kind", "key", "fate"]
+    list_display = ["sent_at", "user", "kind", "key", "device", "fate"]  # device: a push message
     list_filter = ["fate", "kind"]
     search_fields = ["user__username", "user__email"]
-    list_select_related = ["user"]
+    list_select_related = ["user", "device__user"]
     ordering = ["-sent_at"]
     actions = ["resend"]
 

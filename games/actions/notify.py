@@ -28,13 +28,20 @@ SEND_TASK = "games.tasks.send_email"
 log = logging.getLogger(__name__)
 
 
-def queue_emails(emails: Iterable[tuple[str, list]], now=None) -> int:
+def queue_emails(emails: Iterable[tuple[str, list]], now=None, device_id=None) -> int:
     """Write each ``(kind, args)`` (see ``games.notifications.compose``) to the outbox and send
-    it after commit; how many."""
+    it after commit; how many. With ``device_id``: push messages to that browser."""
     now = now or clock.now()
     created = PendingEmail.objects.bulk_create(
         [
-            PendingEmail(kind=kind, args=args, created_at=now, due_at=now, queued_at=now)
+            PendingEmail(
+                kind=kind,
+                args=args,
+                device_id=device_id,
+                created_at=now,
+                due_at=now,
+                queued_at=now,
+            )
             for kind, args in emails
         ]
     )
@@ -80,7 +87,7 @@ def resend(records) -> int:
                 pk=record.pk, fate=SentEmail.Fate.UNKNOWN
             ).delete()
             if deleted:
-                queue_emails([(record.kind, record.args)])
+                queue_emails([(record.kind, record.args)], device_id=record.device_id)
                 log.info(
                     "the %s email to %s (%s) is sent again", record.kind, record.user, record.key
                 )
@@ -89,9 +96,10 @@ def resend(records) -> int:
 
 
 def deliver(pending_id: int, now=None) -> bool:
-    """Send one outbox email (see ``games.notifications``' docstring); whether it was sent. Safe
-    to call twice, at once or late: the claim and the ``SentEmail`` record keep it to one. What
-    happens to an email is logged on ``games.notifications``' logger, with its writing."""
+    """Send one outbox email, or push message (a row with a ``device``; see
+    ``games.notifications``' docstring); whether it was sent. Safe to call twice, at once or
+    late: the claim and the ``SentEmail`` record keep it to one. What happens to an email is
+    logged on ``games.notifications``' logger, with its writing."""
     now = now or clock.now()
     claimed = (
         PendingEmail.objects.filter(pk=pending_id, due_at__lte=now)
@@ -171,20 +179,9 @@ def _queue_pushes(pending: PendingEmail, user: User, kind: str, key: str, now) -
     devices = list(
         PushDevice.objects.filter(user=user).exclude(pk__in=had).values_list("pk", flat=True)
     )
-    created = PendingEmail.objects.bulk_create(
-        PendingEmail(
-            kind=pending.kind,
-            args=pending.args,
-            device_id=device,
-            created_at=now,
-            due_at=now,
-            queued_at=now,
-        )
-        for device in devices
-    )
-    for row in created:
-        publish_on_commit(SEND_TASK, row.pk, queue="email")
-    return len(created)
+    for device in devices:
+        queue_emails([(pending.kind, pending.args)], now, device_id=device)
+    return len(devices)
 
 
 def _push(pending: PendingEmail, user: User, kind: str, key: str, context: dict, now) -> bool:

@@ -225,6 +225,28 @@ def test_a_message_whose_worker_stopped_mid_send_is_of_unknown_fate_and_not_sent
     assert service.requests == []
 
 
+def test_staff_send_a_message_of_unknown_fate_again_to_its_browser_alone(
+    service, table, clock, sweep, django_capture_on_commit_callbacks
+):
+    from games.actions.notify import resend
+
+    game, mover, _ = table
+    browser = subscribe(service, mover, "phone")
+    mover.email_with_push = True  # the email at once, sent and recorded
+    mover.save()
+    service.status = None  # takes the message and never answers
+    clock.advance(minutes=13)
+    sweep()
+    unknown = SentEmail.objects.get(device__isnull=False)
+    assert unknown.fate == SentEmail.Fate.UNKNOWN and len(turn_emails()) == 1
+    service.status = 201
+    with django_capture_on_commit_callbacks(execute=True):
+        assert resend(SentEmail.objects.filter(pk=unknown.pk)) == 1
+    assert len(messages(service, browser, "phone")) == 2, "the first, and once more"
+    assert len(turn_emails()) == 1, "the email is not sent again"
+    assert SentEmail.objects.get(device__isnull=False).fate == SentEmail.Fate.SENT
+
+
 def test_a_game_s_end_is_pushed_to_the_players_who_are_not_looking_at_it(
     service, table, clock, monkeypatch
 ):
