@@ -24,7 +24,7 @@ from django.core.management import CommandError, call_command
 from accounts.models import PushDevice
 from games import checks, clock, push
 from games.push import Delivery
-from nyet_site.settings import env_vapid_keys
+from nyet_site.environment import env_vapid_keys
 from tests.servers import free_port
 
 from .push_service import (
