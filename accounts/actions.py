@@ -29,14 +29,22 @@ def delete_account(user: User) -> None:
     user.delete()
 
 
+# A player's browsers that take notifications, at most: each message goes to every one of them,
+# so a script that subscribes again and again cannot make one occasion cost the site hundreds.
+MOST_PUSH_DEVICES = 10
+
+
 def add_push_device(user: User, endpoint: str, p256dh: str, auth: str, browser: str) -> PushDevice:
     """The browser's subscription, for ``user``: the same browser subscribing again (its
     endpoint) is one device, with its new keys, whoever it was for before (a browser belongs to
-    the account that turned push on last in it)."""
+    the account that turned push on last in it). Past ``MOST_PUSH_DEVICES``, the oldest go."""
     device, _ = PushDevice.objects.update_or_create(
         endpoint=endpoint,
         defaults={"user": user, "p256dh": p256dh, "auth": auth, "browser": browser},
     )
+    newest = user.push_devices.order_by("-created_at", "-pk")
+    kept = newest.values_list("pk", flat=True)[:MOST_PUSH_DEVICES]
+    user.push_devices.exclude(pk__in=list(kept)).delete()
     return device
 
 

@@ -102,6 +102,19 @@ def test_every_browser_vendor_s_push_service_is_taken(client, alice):
     assert PushDevice.objects.filter(user=alice).count() == len(endpoints)
 
 
+def test_a_player_keeps_their_latest_browsers_only(client, alice):
+    from accounts.actions import MOST_PUSH_DEVICES
+
+    client.force_login(alice)
+    for n in range(MOST_PUSH_DEVICES + 3):
+        endpoint = f"https://fcm.googleapis.com/fcm/send/{n}"
+        assert subscribe(client, subscription(endpoint)).status_code == 204
+    kept = sorted(
+        int(e.rsplit("/", 1)[1]) for e in alice.push_devices.values_list("endpoint", flat=True)
+    )
+    assert kept == list(range(3, MOST_PUSH_DEVICES + 3))
+
+
 def test_a_visitor_cannot_subscribe_and_a_get_changes_nothing(client, alice):
     answer = subscribe(client, subscription())
     assert answer.status_code == 302 and reverse("login") in answer["Location"]
