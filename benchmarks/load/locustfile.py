@@ -102,10 +102,17 @@ class Person(HttpUser):
                 with self.client.get(
                     url, name="events", stream=True, timeout=60, catch_response=True
                 ) as stream:
+                    # Only the versions: the stream also says its chat's latest message and
+                    # whose pages are open (``here``), which a page does not fetch its table for.
+                    name = ""
                     for line in stream.iter_lines(decode_unicode=True):
-                        if line.startswith("data: "):
+                        if line.startswith("event: "):
+                            name = line[7:]
+                        elif line.startswith("data: ") and name == "version":
                             self.announced = max(self.announced, int(line[6:]))
                             self.news.set()
+                        elif not line:
+                            name = ""
             except Exception:  # a dropped stream: the browser waits its retry time
                 gevent.sleep(1)
 
