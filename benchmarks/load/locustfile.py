@@ -28,6 +28,7 @@ from games import engine
 SEATS = json.loads(open(os.environ["NYET_LOAD_SEATS"]).read())
 THINK = tuple(float(s) for s in os.environ.get("NYET_LOAD_THINK", "0,0").split(","))
 VERSION = re.compile(r'data-version="(\d+)"')
+SEEN = "nyet_seen"  # games.last_seen.COOKIE
 _lock = threading.Lock()
 _next = 0
 _database = None
@@ -89,7 +90,17 @@ class Person(HttpUser):
                 "HX-Request": "true",
             }
         )
+        self.client.hooks["response"].append(self.keep_seen)
         self.listener = gevent.spawn(self.listen)
+
+    def keep_seen(self, answer, *args, **kwargs):
+        """Send back the cookie that says when this browser last recorded presence, as a
+        browser does (the fixed Cookie header above keeps requests' jar out: without this,
+        every request would load the player and write their last visit)."""
+        seen = answer.cookies.get(SEEN)
+        if seen:
+            base = f"sessionid={self.seat['session']}; csrftoken={self.seat['csrf']}"
+            self.client.headers["Cookie"] = f"{base}; {SEEN}={seen}"
 
     def on_stop(self):
         self.listener.kill()
