@@ -83,6 +83,13 @@ def site(browser, tmp_path):
     opened.close()
 
 
+# The version of the last table htmx swapped in and settled, on this page (its public event).
+SETTLED = """document.addEventListener("htmx:afterSettle", () => {
+    const table = document.getElementById("game");
+    if (table) window.settledVersion = table.dataset.version;
+})"""
+
+
 def photograph(page, name: str) -> None:
     shoot(page, f"live-{name}")
 
@@ -186,10 +193,17 @@ def test_a_rematch_offer_reaches_the_other_pages_and_starts_the_game_for_both(
     photograph(alices, f"rematch-declined-{size}-{language}")
 
     # asked again, accepted from the keyboard: both players' pages go to the new game
+    bobs.evaluate(SETTLED)
     alices.get_by_role("button", name=words["rematch"], exact=True).click()
     accept = bobs.locator("#rematch").get_by_role("button", name=words["accept"])
     expect(accept).to_be_visible()
-    accept.press("Enter")  # focused and pressed at once: a swap in between cannot take the focus
+    # Pressed once the table that shows it has settled: htmx readies a swapped table's forms
+    # as it settles, and a key pressed before went nowhere (a flaky failure, twice in CI).
+    version = bobs.locator("#game").get_attribute("data-version")
+    bobs.wait_for_function("version => window.settledVersion === version", arg=version)
+    accept.focus()
+    expect(accept).to_be_focused()
+    bobs.keyboard.press("Enter")
     expect(bobs).to_have_url(re.compile(rf"/games/(?!{game.pk}/)\d+/$"))
     new = Game.objects.get(rematch_of=game)
     assert new.status == Game.Status.ACTIVE

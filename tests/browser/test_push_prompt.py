@@ -101,7 +101,7 @@ def test_not_now_is_not_asked_again_on_this_device(browser, live_server, setting
     page.reload()
     page.evaluate("document.addEventListener('htmx:afterSettle', () => { window.settled = true; })")
     first_move(page)
-    page.wait_for_function("window.settled === true")
+    page.wait_for_function("() => window.settled === true")
     # as long as the page's own look for a subscription, which the offer would wait for
     page.evaluate("navigator.serviceWorker.ready.then(r => r.pushManager.getSubscription())")
     expect(prompt).to_be_hidden()
