@@ -63,7 +63,7 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
 
-def environment(smtp_port: int, public: str, private: str) -> dict:
+def environment(smtp_port: int) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NYET_", "DJANGO_"))}
     env.update(
         NYET_ENV="production",
@@ -78,8 +78,6 @@ def environment(smtp_port: int, public: str, private: str) -> dict:
         EMAIL_HOST="127.0.0.1",
         EMAIL_PORT=str(smtp_port),
         EMAIL_USE_TLS="false",
-        VAPID_PUBLIC_KEY=public,
-        VAPID_PRIVATE_KEY=private,
         DJANGO_SETTINGS_MODULE="nyet_site.settings",
         PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}",  # the Procfile's commands
     )
@@ -99,8 +97,6 @@ def main() -> None:
     args = parser.parse_args()
 
     from aiosmtpd.controller import Controller
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
 
     class Sink:
         async def handle_DATA(self, server, session, envelope):
@@ -109,17 +105,7 @@ def main() -> None:
     smtp_port = free_port()
     smtp = Controller(Sink(), hostname="127.0.0.1", port=smtp_port)
     smtp.start()
-    key = ec.generate_private_key(ec.SECP256R1())
-    public = key.public_key().public_bytes(
-        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
-    )
-    private = key.private_numbers().private_value.to_bytes(32, "big")
-    import base64
-
-    def b64(data: bytes) -> str:
-        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-    env = environment(smtp_port, b64(public), b64(private))
+    env = environment(smtp_port)
     os.environ.update(env)
 
     from benchmarks import databases
@@ -134,22 +120,22 @@ def main() -> None:
     django.setup()
     from accounts.models import PushDevice, User
     from games.actions import create_game, join_game
+    from games.push import b64encode, generate_keys
+
+    public, private = generate_keys()  # the worker's: it signs the messages
+    env.update(VAPID_PUBLIC_KEY=public, VAPID_PRIVATE_KEY=private)
 
     service = Service()
     threading.Thread(target=service.serve_forever, args=(0.05,), daemon=True).start()
     alice = User.objects.create_user("alice", "alice@example.com", "pw")
     bob = User.objects.create_user("bob", "bob@example.com", "pw")
-    browser_key = ec.generate_private_key(ec.SECP256R1())
+    browser_key, _ = generate_keys()  # a browser's public point is the same kind of key
     for n in range(args.browsers):
         PushDevice.objects.create(
             user=alice,
             endpoint=f"http://127.0.0.1:{service.server_address[1]}/push/{n}",
-            p256dh=b64(
-                browser_key.public_key().public_bytes(
-                    serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
-                )
-            ),
-            auth=b64(os.urandom(16)),
+            p256dh=browser_key,
+            auth=b64encode(os.urandom(16)),
             browser=f"browser {n}",
         )
 

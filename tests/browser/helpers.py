@@ -4,7 +4,6 @@ Moving a game on without clicking: ``tests.steering``."""
 
 from __future__ import annotations
 
-import base64
 from pathlib import Path
 
 from django.test import Client
@@ -166,23 +165,6 @@ class Site:
 
 
 # --- push notifications ------------------------------------------------------------------------
-
-
-def key_pair() -> tuple[str, str]:
-    """A VAPID pair as the settings take it: the public point and the private number, base64url."""
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-
-    private = ec.generate_private_key(ec.SECP256R1())
-    point = private.public_key().public_bytes(
-        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
-    )
-    number = private.private_numbers().private_value.to_bytes(32, "big")
-    return b64(point), b64(number)
-
-
-def b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
 # The browser vendor's push service is out of reach here: the page's script meets this stand-in

@@ -15,6 +15,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
+from games.push import b64encode, generate_keys
 from tests.servers import serve, stop
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, CHROMIUM_MISSING, TIMEOUT
@@ -24,8 +25,6 @@ from .helpers import (
     STILL,
     assert_accessible,
     assert_no_sideways_scroll,
-    b64,
-    key_pair,
     shoot,
 )
 
@@ -201,7 +200,7 @@ def test_the_settings_page_turns_notifications_on_in_this_browser(
 
     from accounts.models import PushDevice, User
 
-    public, private = key_pair()
+    public, private = generate_keys()
     server, port = serve(
         connection.settings_dict["NAME"],
         "",
@@ -222,7 +221,7 @@ def test_the_settings_page_turns_notifications_on_in_this_browser(
             context.grant_permissions(["notifications"], origin=base)
         sent = {
             "endpoint": "https://fcm.googleapis.com/fcm/send/this-browser",
-            "keys": {"p256dh": b64(b"\x04" + bytes(range(64))), "auth": b64(bytes(16))},
+            "keys": {"p256dh": b64encode(b"\x04" + bytes(range(64))), "auth": b64encode(bytes(16))},
         }
         context.add_init_script(FAKE_SUBSCRIBE % json.dumps(sent))
         page = context.pages[0]

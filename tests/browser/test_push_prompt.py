@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from accounts.models import PushDevice, User
 from games.actions import play_against_bots
+from games.push import b64encode, generate_keys
 
 from .conftest import CHROMIUM, CHROMIUM_MISSING
 from .helpers import (
@@ -20,8 +21,6 @@ from .helpers import (
     SIZES,
     assert_accessible,
     assert_no_sideways_scroll,
-    b64,
-    key_pair,
     logged_in_context,
     shoot,
 )
@@ -33,7 +32,7 @@ pytestmark = [
 
 SENT = {
     "endpoint": "https://updates.push.services.mozilla.com/wpush/v2/this-browser",
-    "keys": {"p256dh": b64(b"\x04" + bytes(range(64))), "auth": b64(bytes(16))},
+    "keys": {"p256dh": b64encode(b"\x04" + bytes(range(64))), "auth": b64encode(bytes(16))},
 }
 WORDS = {
     "en": ("Get a notification on this device", "Turn on notifications", "Not now"),
@@ -43,6 +42,15 @@ WORDS = {
         "Pas maintenant",
     ),
 }
+
+
+def table_of_alice(browser, live_server, settings, pace: str, size="desktop", language="en"):
+    """alice's game against two bots at ``pace``, and a browser where she is logged in; the
+    site has a key pair."""
+    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = generate_keys()
+    alice = User.objects.create_user("alice", "alice@example.com", "pw", language=language)
+    game = play_against_bots(alice, players=3, time_control=pace)
+    return alice, game, logged_in_context(browser, live_server, alice, **SIZES[size])
 
 
 def first_move(page) -> None:
@@ -58,10 +66,9 @@ def first_move(page) -> None:
 def test_after_a_move_the_page_offers_notifications_once(
     browser, live_server, settings, size, language
 ):
-    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = key_pair()
-    alice = User.objects.create_user("alice", "alice@example.com", "pw", language=language)
-    game = play_against_bots(alice, players=3, time_control="correspondence")
-    context = logged_in_context(browser, live_server, alice, **SIZES[size])
+    alice, game, context = table_of_alice(
+        browser, live_server, settings, "correspondence", size, language
+    )
     context.grant_permissions(["notifications"], origin=live_server.url)
     context.add_init_script(FAKE_SUBSCRIBE % json.dumps(SENT))
     page = context.new_page()
@@ -86,10 +93,7 @@ def test_after_a_move_the_page_offers_notifications_once(
 
 
 def test_not_now_is_not_asked_again_on_this_device(browser, live_server, settings):
-    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = key_pair()
-    alice = User.objects.create_user("alice", "alice@example.com", "pw")
-    game = play_against_bots(alice, players=3, time_control="correspondence")
-    context = logged_in_context(browser, live_server, alice, **SIZES["desktop"])
+    alice, game, context = table_of_alice(browser, live_server, settings, "correspondence")
     context.grant_permissions(["notifications"], origin=live_server.url)
     page = context.new_page()
     page.goto(f"/games/{game.pk}/")
@@ -110,10 +114,7 @@ def test_not_now_is_not_asked_again_on_this_device(browser, live_server, setting
 
 
 def test_a_live_table_offers_nothing(browser, live_server, settings):
-    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = key_pair()
-    alice = User.objects.create_user("alice", "alice@example.com", "pw")
-    game = play_against_bots(alice, players=3, time_control="live")
-    context = logged_in_context(browser, live_server, alice, **SIZES["desktop"])
+    alice, game, context = table_of_alice(browser, live_server, settings, "live")
     page = context.new_page()
     page.goto(f"/games/{game.pk}/")
     expect(page.locator("#game .board")).to_be_visible()
