@@ -1,39 +1,42 @@
 """The bots' strength ladder: levels play each other in mixed seats and the results are compared.
 
-    python -m games.bots.arena --players 4 --games 400 --seed 1 \\
+    python -m games.bots.arena --players 3,4,5 --games 400 --seed 1 --jobs 2 \\
         [--levels easy,medium,hard] [--hard-samples 100] [--hard-seconds 0.5] \\
         [--expert-samples 100] [--expert-seconds 5] [--hard-board-samples 0]
         [--hard-team-samples 200]
 
 Each pair of neighbouring levels in ``--levels`` (``random`` is the random legal bot, a rung
-below easy) is a matchup (easy-medium, medium-hard) of
-``--games`` games, played as duplicate pairs: two games on the same seed, so with the same
-deals, the second with every seat's level swapped. Which seats get which level is drawn anew
-for every pair (with 3 or 5 players the levels alternate which one has the extra seat), and the
-first dealer changes with the seed, so every level plays from every position.
+below easy) is a matchup (easy-medium, medium-hard) of ``--games`` games at each table size of
+``--players``, played as duplicate pairs: two games on the same seed, so with the same deals,
+the second with every seat's level swapped. Which seats get which level is drawn anew for every
+pair (with 3 or 5 players the levels alternate which one has the extra seat), and the first
+dealer changes with the seed, so every level plays from every position. ``--jobs`` plays that
+many games at once, each in its own process: a game depends only on its seeds, so the results
+are the same with any number of jobs.
 
 For each matchup it prints, per level, the average points per round of its seats and the share
-of its seats that won (ties count as wins), each with a 95% confidence interval over the games;
-then the paired difference between the levels (per duplicate pair: the stronger level's points
-per round less the weaker's, and the same for wins) with its 95% confidence interval. Then the
-rounds in which the levels face each other (each team all of one level) and the margin in them:
-teammates score alike, so at 4 players every other round adds nothing to the margin, which is
-the share of those rounds times the margin in them. Last, the time per move of each level
-(mean, 95th percentile, max) on this machine.
+of its seats that won (ties count as wins), each with a 95% confidence interval; then, per
+duplicate pair, the stronger level's points per round less the weaker's (the margin) and the
+same for wins, with 95% intervals. Then the rounds in which the levels face each other (each
+team all of one level) and the margin in them: teammates score alike, so at 4 players every
+other round adds nothing to the margin, which is the share of those rounds times the margin in
+them. Then the time per move of each level (mean, 95th percentile, max) on this machine. Last,
+a table with a line per table size and matchup: the margin over all rounds, the margin in the
+facing rounds, and each level's win rate, each with its 95% interval over the duplicate pairs.
 
 Hard searches ``--hard-samples`` deals per move (default: ``hard.SAMPLES``, 100, reproducible);
 with ``--hard-seconds`` it stops at that time per move instead (or at the deals given, if
 sooner), as on the site with the default 0.5 s. Expert likewise with ``--expert-samples``
 (default ``hard.EXPERT_SAMPLES``, 500) and ``--expert-seconds`` (5 s on the site);
 ``--<level>-board-samples`` and ``--<level>-team-samples`` set the deals of the board and team
-searches (0: Medium's heuristic). Expert is
-not in the default ladder (it plays correspondence games, and costs five times Hard's time):
-``--levels hard,expert`` measures it.
+searches (0: Medium's heuristic). Expert is not in the default ladder (it plays correspondence
+games, and costs five times Hard's time): ``--levels hard,expert`` measures it.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 import statistics
 import sys
@@ -85,6 +88,10 @@ class Timings:
 
     def add(self, level: str, spent: float) -> None:
         self.seconds.setdefault(level, []).append(spent)
+
+    def merge(self, other: Timings) -> None:
+        for level, times in other.seconds.items():
+            self.seconds.setdefault(level, []).extend(times)
 
     def report(self) -> list[str]:
         lines = []
@@ -149,11 +156,126 @@ def interval(values: list[float]) -> str:
 
 
 def rate(values: list[float]) -> str:
-    mean = statistics.fmean(values)
+    mean, half = interval_of(values)
     if len(values) < 2:
         return f"{mean:6.1%}"
-    half = Z95 * statistics.stdev(values) / len(values) ** 0.5
-    return f"{mean:6.1%} ± {half:5.1%}"
+    return f"{mean:6.1%} ± {half:5.1%}  [{mean - half:.1%}, {mean + half:.1%}]"
+
+
+def interval_of(values: list[float]) -> tuple[float, float]:
+    """The mean and the half-width of its 95% interval (0 for a single value)."""
+    mean = statistics.fmean(values)
+    half = Z95 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else 0.0
+    return mean, half
+
+
+@dataclass
+class Task:
+    """One game to play, sent to a worker process: everything it needs, nothing shared."""
+
+    players: int
+    seed: int
+    levels: list[str]
+    options: Options
+
+
+def play_task(task: Task) -> tuple[Game, Timings]:
+    timings = Timings()
+    return play(task.players, task.seed, task.levels, task.options, timings), timings
+
+
+def games_of(tasks: list[Task], jobs: int) -> Iterator[tuple[Game, Timings]]:
+    """The games played, in the order of ``tasks``; on ``jobs`` processes at once. Each game
+    is decided by its seed and its bots' seeds alone, so the processes change no move."""
+    if jobs <= 1:
+        yield from map(play_task, tasks)
+        return
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        yield from pool.imap(play_task, tasks)
+
+
+@dataclass
+class Result:
+    """A matchup's games, duplicate pair by pair, and what the report says of them."""
+
+    players: int
+    weak: str
+    strong: str
+    games: list[Game]
+
+    def pairs(self) -> list[tuple[Game, Game]]:
+        return list(batched(self.games))
+
+    def margin(self) -> list[float]:
+        """Per pair: the strong level's points per round less the weak's, over all rounds."""
+        s, w = self.strong, self.weak
+        return [
+            statistics.fmean(g.mean(s, g.per_round) - g.mean(w, g.per_round) for g in two)
+            for two in self.pairs()
+        ]
+
+    def facing(self) -> list[float]:
+        """Per pair with such rounds: the margin in the rounds in which the levels face each
+        other (each team all of one level), the rounds that make the margin at 4 players."""
+        rounds = [
+            [d for g in two for d in g.facing(self.strong, self.weak)] for two in self.pairs()
+        ]
+        return [statistics.fmean(f) for f in rounds if f]
+
+    def wins(self, level: str) -> list[float]:
+        """Per pair: the share of this level's seats that won (ties count as wins)."""
+        return [statistics.fmean(g.mean(level, g.won) for g in two) for two in self.pairs()]
+
+    def report(self, out: TextIO) -> None:
+        s, w, pairs = self.strong, self.weak, len(self.games) // 2
+        print(f"{s} vs {w}: {self.players} players, {len(self.games)} games", file=out)
+        for level in (w, s):
+            points = [g.mean(level, g.per_round) for g in self.games]
+            print(
+                f"  {level:6} points/round {interval(points)}   win rate {rate(self.wins(level))}",
+                file=out,
+            )
+        print(f"  {s} - {w} (per duplicate pair, {pairs} pairs):", file=out)
+        print(f"    points/round {interval(self.margin())}", file=out)
+        wins = [a - b for a, b in zip(self.wins(s), self.wins(w), strict=True)]
+        print(f"    win rate     {interval([100 * x for x in wins])} points of %", file=out)
+        count = sum(len(g.facing(s, w)) for g in self.games)
+        rounds = sum(len(g.rounds) for g in self.games)
+        print(
+            f"  rounds in which the levels face each other (each team one level): {count} of"
+            f" {rounds} ({count / max(1, rounds):.1%}); {s} - {w} in them, per pair with such"
+            " rounds:",
+            file=out,
+        )
+        facing = self.facing()
+        print(f"    points/round {interval(facing) if facing else '(none)'}", file=out)
+        out.flush()
+
+    def summary(self) -> str:
+        """One line of the table the arena ends with: the margin over all rounds, in the facing
+        rounds, and each level's win rate, each with its 95% interval."""
+
+        def shown(values: list[float], scale: float = 1.0, unit: str = "") -> str:
+            if not values:
+                return "-"
+            mean, half = interval_of([scale * v for v in values])
+            return f"{mean:+.2f}{unit} [{mean - half:+.2f}, {mean + half:+.2f}]"
+
+        def win(level: str) -> str:
+            mean, half = interval_of(self.wins(level))
+            return f"{mean:.1%} [{mean - half:.1%}, {mean + half:.1%}]"
+
+        return (
+            f"| {self.players} | {self.strong} vs {self.weak} | {len(self.games)} |"
+            f" {shown(self.margin())} | {shown(self.facing())} |"
+            f" {win(self.strong)} | {win(self.weak)} |"
+        )
+
+
+SUMMARY = (
+    "| players | matchup | games | margin, pts/round [95%] | margin in facing rounds [95%] |"
+    " stronger's win rate [95%] | weaker's win rate [95%] |\n|---|---|---|---|---|---|---|"
+)
 
 
 def matchup(
@@ -165,54 +287,36 @@ def matchup(
     options: Options,
     timings: Timings,
     out: TextIO,
-) -> None:
+    jobs: int = 1,
+) -> Result:
     pairs = max(1, (games + 1) // 2)
     rng = random.Random(f"arena/{seed}/{weak}/{strong}")
-    played: list[Game] = []
-    points_diff, wins_diff = [], []
-    for pair in range(pairs):
-        game_seed = seed * 1_000_003 + pair
-        two = [
-            play(players, game_seed, levels, options, timings)
-            for levels in seatings(players, pair, rng, weak, strong)
-        ]
-        played += two
-        points_diff.append(
-            statistics.fmean(g.mean(strong, g.per_round) - g.mean(weak, g.per_round) for g in two)
-        )
-        wins_diff.append(statistics.fmean(g.mean(strong, g.won) - g.mean(weak, g.won) for g in two))
-        if (pair + 1) % 10 == 0:
+    tasks = [
+        Task(players, seed * 1_000_003 + pair, levels, options)
+        for pair in range(pairs)
+        for levels in seatings(players, pair, rng, weak, strong)
+    ]
+    result = Result(players, weak, strong, [])
+    for game, spent in games_of(tasks, jobs):
+        result.games.append(game)
+        timings.merge(spent)
+        if len(result.games) % 20 == 0:
             print(
-                f"  ... {len(played)} games: {strong} - {weak} points/round "
-                f"{interval(points_diff)}",
+                f"  ... {len(result.games)} games: {strong} - {weak} points/round "
+                f"{interval(result.margin())}",
                 file=sys.stderr,
                 flush=True,
             )
-    print(f"{strong} vs {weak}: {players} players, {len(played)} games", file=out)
-    for level in (weak, strong):
-        points = [g.mean(level, g.per_round) for g in played]
-        wins = [g.mean(level, g.won) for g in played]
-        print(f"  {level:6} points/round {interval(points)}   win rate {rate(wins)}", file=out)
-    print(f"  {strong} - {weak} (per duplicate pair, {pairs} pairs):", file=out)
-    print(f"    points/round {interval(points_diff)}", file=out)
-    print(f"    win rate     {interval([100 * w for w in wins_diff])} points of %", file=out)
-    facing = [[d for g in (a, b) for d in g.facing(strong, weak)] for a, b in batched(played)]
-    count = sum(len(f) for f in facing)
-    rounds = sum(len(g.rounds) for g in played)
-    if count:
-        print(
-            f"  rounds in which the levels face each other (each team one level): {count} of"
-            f" {rounds} ({count / rounds:.1%}), {strong} - {weak} in them"
-            f" {sum(map(sum, facing)) / count:+.2f} points; per pair with such rounds:",
-            file=out,
-        )
-        print(f"    points/round {interval([statistics.fmean(f) for f in facing if f])}", file=out)
-    out.flush()
+    result.report(out)
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
+    parser.add_argument("--players", default="4", help="table sizes, e.g. 3,4,5 (each of 2 to 5)")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="games played at once, one process each"
+    )
     parser.add_argument("--games", type=int, default=400, help="games per matchup")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
@@ -229,6 +333,11 @@ def main(argv: list[str] | None = None) -> int:
         )
     args = parser.parse_args(argv)
     levels = args.levels.split(",")
+    sizes = [int(p) for p in args.players.split(",") if p.strip().isdigit()]
+    if not sizes or len(sizes) != len(args.players.split(",")) or set(sizes) - {2, 3, 4, 5}:
+        parser.error("--players takes table sizes from 2 to 5, e.g. 3,4,5")
+    if args.jobs < 1:
+        parser.error("--jobs takes 1 or more")
     if len(levels) < 2 or any(level not in ("random", *LEVELS) for level in levels):
         parser.error(f"--levels takes two or more of random, {', '.join(LEVELS)}")
     options: Options = {level: {} for level in SEARCHERS}
@@ -244,12 +353,31 @@ def main(argv: list[str] | None = None) -> int:
         if seconds is not None:
             options[level]["seconds"] = seconds
             options[level]["clock"] = time.perf_counter
-    timings = Timings()
-    start = time.perf_counter()
-    for weak, strong in zip(levels, levels[1:]):  # noqa: B905
-        matchup(args.players, args.games, args.seed, weak, strong, options, timings, sys.stdout)
-    print(f"time per move ({time.perf_counter() - start:.0f} s in all):")
-    print("\n".join(timings.report()))
+    results = []
+    for players in sizes:
+        timings = Timings()
+        start = time.perf_counter()
+        for weak, strong in zip(levels, levels[1:]):  # noqa: B905
+            results.append(
+                matchup(
+                    players,
+                    args.games,
+                    args.seed,
+                    weak,
+                    strong,
+                    options,
+                    timings,
+                    sys.stdout,
+                    args.jobs,
+                )
+            )
+        print(
+            f"time per move, {players} players ({time.perf_counter() - start:.0f} s wall clock"
+            f" in all, {args.jobs} job{'s' if args.jobs > 1 else ''}):"
+        )
+        print("\n".join(timings.report()), flush=True)
+    print(SUMMARY)
+    print("\n".join(r.summary() for r in results))
     return 0
 
 

@@ -1,5 +1,7 @@
 """The arena plays the levels against each other and reports the paired differences."""
 
+import re
+
 from games.bots import arena, make_bot
 from games.bots.arena import main, seatings
 
@@ -79,3 +81,62 @@ def test_the_report_gives_the_facing_rounds(capsys):
     assert main(["--players", "4", "--games", "4", "--levels", "random,easy"]) == 0
     out = capsys.readouterr().out
     assert "rounds in which the levels face each other (each team one level):" in out
+
+
+def test_games_played_on_two_processes_give_the_same_report(capsys):
+    """Each game depends on its seeds alone, so the processes change nothing but the time."""
+    args = ["--players", "3,4", "--games", "4", "--levels", "random,easy"]
+    reports = []
+    for jobs in ("1", "2"):
+        assert main([*args, "--jobs", jobs]) == 0
+        out = capsys.readouterr().out
+        reports.append(
+            [line for line in out.splitlines() if "moves:" not in line and "wall" not in line]
+        )
+    assert reports[0] == reports[1]
+
+
+def test_the_table_gives_each_size_the_margins_and_win_rates_with_intervals(capsys):
+    assert main(["--players", "3,5", "--games", "4", "--levels", "random,easy"]) == 0
+    out = capsys.readouterr().out
+    assert arena.SUMMARY in out
+    rows = [
+        line for line in out.splitlines() if line.startswith("| 3 |") or line.startswith("| 5 |")
+    ]
+    assert len(rows) == 2
+    interval = r"[+-]\d+\.\d\d \[[+-]\d+\.\d\d, [+-]\d+\.\d\d\]"
+    rate = r"\d+\.\d% \[-?\d+\.\d%, \d+\.\d%\]"
+    for size, row in zip((3, 5), rows, strict=True):
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert cells[:3] == [str(size), "easy vs random", "4"]
+        assert re.fullmatch(interval, cells[3]) and re.fullmatch(interval, cells[4])
+        assert re.fullmatch(rate, cells[5]) and re.fullmatch(rate, cells[6])
+
+
+def test_the_summary_is_the_pairs_margins_and_win_rates():
+    first = arena.Game(
+        levels=["hard", "medium", "medium"],
+        per_round=[10.0, 4.0, 6.0],
+        won=[True, False, False],
+        rounds=[(((0,), (1, 2)), (10, 5, 5)), (((1,), (0, 2)), (-2, 2, -2))],
+    )
+    second = arena.Game(
+        levels=["medium", "hard", "hard"],
+        per_round=[8.0, 6.0, 4.0],
+        won=[True, False, False],
+        rounds=[(((0,), (1, 2)), (8, 4, 4))],
+    )
+    result = arena.Result(3, "medium", "hard", [first, second])
+    assert result.margin() == [(10 - 5 + 5 - 8) / 2]
+    assert result.facing() == [(10 - 5 + 4 - 8) / 2]  # first's second round holds both levels
+    assert result.wins("hard") == [(1 + 0) / 2] and result.wins("medium") == [(0 + 1) / 2]
+    assert result.summary().startswith("| 3 | hard vs medium | 2 | +1.00 [+1.00, +1.00] | +0.50 [+0.50, +0.50]")
+
+
+def test_the_players_option_takes_sizes_from_2_to_5(capsys):
+    import pytest
+
+    for wrong in ("6", "3,x", ""):
+        with pytest.raises(SystemExit):
+            main(["--players", wrong, "--games", "2", "--levels", "random,easy"])
+    capsys.readouterr()
