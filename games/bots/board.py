@@ -70,10 +70,15 @@ class Belief:
             boxes = open_boxes[line]
             open_boxes = {**open_boxes, line: tuple(b for b in boxes if b != box)}
 
-    def log_weight(self, hands: Sequence[Sequence[str]]) -> float:
-        """The log of how likely the others' tokens are, had they held ``hands``."""
+    def log_weight(
+        self, hands: Sequence[Sequence[str]], worths: dict[int, Worth] | None = None
+    ) -> float:
+        """The log of how likely the others' tokens are, had they held ``hands``. Each of
+        their ``hand_worths`` (under every trump and supertrump) is left in ``worths``, for
+        the ``Deal`` of these hands: it would work them out again, at a third of a token's
+        search."""
         total = 0.0
-        worths: dict[int, Worth] = {}
+        worths = {} if worths is None else worths
         sharpness = self.sharpness
         for s, open_boxes, legal, chosen in self.tokens:
             worth = worths.get(s)
@@ -90,7 +95,9 @@ class Belief:
 class Deal:
     """One guessed deal (a state in the board phase) and what the rounds finished from it
     share: each seat's ``hand_worths`` and its discard or pass under given terms, worked out
-    once. ``worths`` may give some seats' in advance (this seat's are the same in every deal)."""
+    once. ``worths`` may give some seats' in advance (this seat's are the same in every deal;
+    the others' as ``Belief.log_weight`` worked them out): a seat's worths under more trumps and
+    supertrumps than are open serve alike, as only the open ones are read."""
 
     def __init__(self, state: GameState, worths: dict[int, Worth] | None = None) -> None:
         self.state = state

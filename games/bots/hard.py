@@ -214,8 +214,9 @@ class Hard:
         weights: list[float] = []
 
         def evaluate(state: GameState) -> list[float]:
-            weights.append(belief.log_weight(state.hands))
-            deal = board.Deal(state, worths)
+            known = dict(worths or {})
+            weights.append(belief.log_weight(state.hands, known))
+            deal = board.Deal(state, known)
             return [edge(finish(deal, move), seat) for move in options]
 
         deals = self.worths(seen, k, evaluate, samples)

@@ -130,7 +130,9 @@ def test_the_summary_is_the_pairs_margins_and_win_rates():
     assert result.margin() == [(10 - 5 + 5 - 8) / 2]
     assert result.facing() == [(10 - 5 + 4 - 8) / 2]  # first's second round holds both levels
     assert result.wins("hard") == [(1 + 0) / 2] and result.wins("medium") == [(0 + 1) / 2]
-    assert result.summary().startswith("| 3 | hard vs medium | 2 | +1.00 [+1.00, +1.00] | +0.50 [+0.50, +0.50]")
+    assert result.summary().startswith(
+        "| 3 | hard vs medium | 2 | +1.00 [+1.00, +1.00] | +0.50 [+0.50, +0.50] |"
+    )
 
 
 def test_the_players_option_takes_sizes_from_2_to_5(capsys):
