@@ -1,9 +1,14 @@
 """The game's event stream (Server-Sent Events): what an open game page listens to.
 
 It runs on the web process's event loop (an ASGI server: uvicorn), so an open page holds no
-thread. It says only the game's version and its chat's latest message id: first the current
-ones (so a page that reconnects after missing moves catches up at once), then each new one; the
-page then fetches its own seat's fragment, or its chat (``games/views/``). A comment line
+thread. It says the game's version and its chat's latest message id: first the current ones (so
+a page that reconnects after missing moves catches up at once), then each new one. A seated
+player's page is then sent its own seat's table itself (``table``: the fragment the poll would
+answer, drawn by ``SeatTable`` from ``view(state, seat)`` for this session's player), without a
+request through the whole site for each seat after each move; a spectator's page, and a page
+whose table is not the plain fragment (a rematch to follow), fetch theirs (``games/views/``),
+as the chat does. A player's own move is answered with their table: their stream does not draw
+it again (``Hub.moved_by``). A comment line
 every ``KEEP_ALIVE`` seconds lets the browser and the proxies in between tell a live connection
 from a dead one. After ``LIFETIME`` the stream
 ends and the browser reconnects by itself (EventSource), so that a deployment can drain.
@@ -17,18 +22,27 @@ also hear when their token may have lost its rights (``ACCESS_EVENT``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import re
 import time
+from importlib import import_module
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.contrib import auth
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games import lookups, presence
+from accounts.middleware import apply_preferences
+from games import lookups, presence, selectors
 from games.live import ACCESS, CHAT, HERE, VERSION, hub, released, watcher_token, watchers
 from games.models import Game
+from games.views.answers import GAME_FRAGMENT
 
 KEEP_ALIVE = 15.0  # seconds
 LIFETIME = 300.0  # seconds
@@ -55,6 +69,54 @@ def event(version: int, kind: str = VERSION) -> str:
     return f"id: {version}\nevent: version\ndata: {version}\n\n"
 
 
+LINE_END = re.compile(r"\r\n|\r|\n")  # what ends a line of an event stream
+
+
+def table_event(version: int, html: str) -> str:
+    """A seat's table, the fragment the page swaps in as if its poll had answered it."""
+    lines = "".join(f"data: {line}\n" for line in LINE_END.split(html))
+    return f"id: {version}\nevent: table\n{lines}\n"
+
+
+class SeatTable:
+    """Draws the game's table for the player of one stream, as the poll would answer their
+    page: the same selector and template, in their language and time zone, with their form
+    tokens. Each drawing first reads the stream's session and its player afresh (two queries,
+    what the site's middleware does for a request): a session that has logged out, or whose
+    password changed, ends the stream, and a changed preference shows on the next table."""
+
+    def __init__(self, request, user, game_id: int, invite_code: str):
+        self.request = request
+        self.game_id = game_id
+        self.invite_code = invite_code
+        self.user_id = user.pk
+        self.session_key = request.session.session_key
+        # the browser's (LocaleMiddleware's), unless the player chose one (``apply_preferences``)
+        self.language = getattr(request, "LANGUAGE_CODE", settings.LANGUAGE_CODE)
+        self.sessions = import_module(settings.SESSION_ENGINE).SessionStore
+
+    @released
+    def draw(self) -> tuple[int, str] | None:
+        """(version, its table), or (version, "") when the page should fetch its table itself
+        (not seated, a rematch to follow); None when the stream may no longer show the game
+        to this session."""
+        request = self.request
+        with translation.override(self.language), timezone.override(None):
+            request.session = self.sessions(self.session_key)
+            user = auth.get_user(request)
+            if user.pk is None or user.pk != self.user_id:
+                return None
+            request.user = apply_preferences(request, user)
+            context = selectors.game_page(self.game_id, user, self.invite_code)
+            if context is None:
+                return None
+            game = context["game"]
+            rematch = context.get("rematch")
+            if context["me"] is None or (rematch and rematch["new_game_id"]):
+                return game.version, ""
+            return game.version, render_to_string(GAME_FRAGMENT, context, request).strip()
+
+
 def here_event(positions: set[int]) -> str:
     """The seats whose player has the game's page open (a JSON list: an event with no data is
     never dispatched)."""
@@ -68,6 +130,7 @@ async def game_events(
     user_id: int | None = None,
     token_id: int | None = None,
     viewer: tuple | None = None,
+    seat_table: SeatTable | None = None,
 ):
     """The stream's text: the version (and the chat's latest message) now, then each new one,
     and keep-alive comments. A ``watcher`` (an open page, of ``user_id`` when logged in) is
@@ -78,16 +141,21 @@ async def game_events(
 
     ``token_id``: an API stream's token, whose ``ACCESS`` notices come as ``ACCESS_EVENT``.
     ``viewer``: ``(user, invite_code)`` of a private game's page, whose right to see the game is
-    checked again before each new version is said (one query): the stream ends without it."""
+    checked again before each new version is said (one query): the stream ends without it.
+    ``seat_table``: a logged-in watcher's, whose new versions come as their table while they
+    are seated (``table_event``)."""
     token = watcher_token(user_id)
     if watcher:
         await _off_loop(watchers.came, game_id, token)
         await _off_loop(presence.seen, user_id)
+    said = _game_events(
+        game_id, lifetime, token if watcher else None, user_id, token_id, viewer, seat_table
+    )
     try:
-        async for chunk in _game_events(
-            game_id, lifetime, token if watcher else None, user_id, token_id, viewer
-        ):
-            yield chunk
+        # closed with this one, in order: its hub queue goes at once, not when collected
+        async with contextlib.aclosing(said):
+            async for chunk in said:
+                yield chunk
     finally:
         if watcher:
             await _off_loop(watchers.left, game_id, token)
@@ -105,6 +173,7 @@ async def _game_events(
     user_id=None,
     token_id: int | None = None,
     viewer: tuple | None = None,
+    seat_table: SeatTable | None = None,
 ):
     # listening before reading: nothing slips by
     async with hub.listen(game_id, token_id) as news:
@@ -112,6 +181,7 @@ async def _game_events(
         first = f"retry: {RETRY_MS}\n" + event(sent[VERSION])
         if sent[CHAT]:
             first += event(sent[CHAT], CHAT)
+        seated: dict[int, int] = {}
         if watcher:
             seated, filling = await sync_to_async(_seated)(game_id)
             here = await _here(game_id, seated)
@@ -151,8 +221,21 @@ async def _game_events(
                     and not await sync_to_async(_visible)(game_id, *viewer)
                 ):
                     return
+                said = event(number, kind)
+                if (
+                    kind == VERSION
+                    and seat_table is not None
+                    and user_id in seated
+                    and hub.moved_by(game_id, number) != user_id
+                ):
+                    # drawn as the database is now: moves that came meanwhile are in it
+                    drawn = await sync_to_async(seat_table.draw)()
+                    if drawn is None:
+                        return
+                    number = max(number, drawn[0])
+                    said = table_event(*drawn) if drawn[1] else event(number)
                 sent[kind] = number
-                yield event(number, kind)
+                yield said
                 quiet_since = time.monotonic()
                 if watcher and filling:  # a seat taken or left at a waiting table
                     seated, filling = await sync_to_async(_seated)(game_id)
@@ -193,6 +276,7 @@ async def events(request, pk: int):
             watcher=True,
             user_id=user.pk if user.is_authenticated else None,
             viewer=(user, invite_code) if visibility == Game.Visibility.PRIVATE else None,
+            seat_table=SeatTable(request, user, pk, invite_code) if user.is_authenticated else None,
         ),
         content_type="text/event-stream",
     )

@@ -32,7 +32,7 @@ SEEN = "nyet_seen"  # games.last_seen.COOKIE
 _lock = threading.Lock()
 _next = 0
 _database = None
-accepted = {"moves": 0, "refused": 0}
+accepted = {"moves": 0, "refused": 0, "streamed": 0}
 
 
 def database():
@@ -77,6 +77,7 @@ class Person(HttpUser):
             _next += 1
         self.version = 0
         self.announced = 0
+        self.streamed = 0  # the newest table the stream brought
         self.again = False  # look again without waiting for news
         self.news = gevent.event.Event()
         host = self.host.split("://", 1)[1]
@@ -113,17 +114,26 @@ class Person(HttpUser):
                 with self.client.get(
                     url, name="events", stream=True, timeout=60, catch_response=True
                 ) as stream:
-                    # Only the versions: the stream also says its chat's latest message and
-                    # whose pages are open (``here``), which a page does not fetch its table for.
-                    name = ""
+                    # Only the versions and the tables: the stream also says its chat's latest
+                    # message and whose pages are open (``here``), which a page does not fetch
+                    # its table for.
+                    name, data = "", []
                     for line in stream.iter_lines(decode_unicode=True):
                         if line.startswith("event: "):
                             name = line[7:]
-                        elif line.startswith("data: ") and name == "version":
-                            self.announced = max(self.announced, int(line[6:]))
-                            self.news.set()
+                        elif line.startswith("data: "):
+                            data.append(line[6:])
                         elif not line:
-                            name = ""
+                            if name == "version":
+                                self.announced = max(self.announced, int(data[0]))
+                                self.news.set()
+                            elif name == "table":  # the seat's table itself: nothing to fetch
+                                found = VERSION.search("\n".join(data))
+                                self.streamed = max(self.streamed, int(found[1]))
+                                accepted["streamed"] += 1
+                                self.announced = max(self.announced, self.streamed)
+                                self.news.set()
+                            name, data = "", []
             except Exception:  # a dropped stream: the browser waits its retry time
                 gevent.sleep(1)
 
@@ -137,16 +147,11 @@ class Person(HttpUser):
                 self.news.clear()
                 # the event, or after 3 s what the page's fallback poll would do
                 self.news.wait(timeout=3)
-            with self.client.get(
-                f"/games/{game}/poll/?version={self.version}", name="table", catch_response=True
-            ) as answer:
-                if answer.status_code == 204:
-                    answer.success()
-                elif answer.status_code != 200 or not VERSION.search(answer.text):
-                    answer.failure(f"poll answered {answer.status_code} {answer.error or ''}")
+            if self.streamed > self.version and self.streamed >= self.announced:
+                self.version = self.streamed  # the stream brought the table: shown as it is
+            else:
+                if not self.fetch_table(game):
                     return
-                else:
-                    self.version = int(VERSION.search(answer.text)[1])
         state = state_of(game)
         if self.seat["position"] not in engine.to_act(state):
             return
@@ -177,6 +182,21 @@ class Person(HttpUser):
                 self.again = True  # the same seat may decide again at once (a trick's winner)
                 found = VERSION.search(answer.text)
                 self.version = int(found[1]) if found else version
+
+    def fetch_table(self, game: int) -> bool:
+        """What the page does when the stream said a version without its table (a spectator's
+        page, or the site before tables came on the stream): fetch it."""
+        with self.client.get(
+            f"/games/{game}/poll/?version={self.version}", name="table", catch_response=True
+        ) as answer:
+            if answer.status_code == 204:
+                answer.success()
+            elif answer.status_code != 200 or not VERSION.search(answer.text):
+                answer.failure(f"poll answered {answer.status_code} {answer.error or ''}")
+                return False
+            else:
+                self.version = int(VERSION.search(answer.text)[1])
+        return True
 
     @task(1)
     def lobby(self):

@@ -247,7 +247,8 @@ def do_move(
         rate_finished_game(game, after)
         notify_people_on_commit("game_over", game, key=str(game.pk))
     game.save(update_fields=fields)
-    announce_on_commit(game)
+    mover = None if by_bot else next(s.user_id for s in seats if s.position == move.seat)
+    announce_on_commit(game, by=mover)
     sync_acting(game, after, now, seats, moved=move.seat, by_person=not by_bot)
     if not by_bot:
         after_commit(game, after, seats)

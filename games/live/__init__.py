@@ -44,17 +44,18 @@ PUBLISH_RETRY_AFTER = 10.0  # seconds without trying Redis after it failed
 # --- announcing ---------------------------------------------------------------------------------
 
 
-def announce(game_id: int, version: int, kind: str = VERSION) -> None:
+def announce(game_id: int, version: int, kind: str = VERSION, by: int | None = None) -> None:
     """Tell the open pages of ``game_id`` that it is at ``version`` (now); for ``CHAT``, that
     its chat's latest message is ``version``; for ``HERE``, that one of its pages opened or
-    closed (``version``: when, in milliseconds)."""
-    hub.tell_here(game_id, version, kind)
+    closed (``version``: when, in milliseconds). ``by``: the user whose move made ``version``
+    (their own page has that table already: the move's answer)."""
+    hub.tell_here(game_id, version, kind, by)
     client = process.available()
     if client is None:
         return  # the hubs read it from the database
     channel = CHANNELS[kind]
     try:
-        client.publish(f"{channel}{game_id}", version)
+        client.publish(f"{channel}{game_id}", version if by is None else f"{version}:{by}")
     except Exception:
         process.breaker.failed("could not announce game %s at %s %s", game_id, kind, version)
         return
@@ -71,10 +72,11 @@ def announce_access_on_commit(token_id: int) -> None:
     transaction.on_commit(lambda: announce(token_id, int(time.time() * 1000), ACCESS))
 
 
-def announce_on_commit(game) -> None:
-    """``announce`` the game's version once the change that set it has committed."""
+def announce_on_commit(game, by: int | None = None) -> None:
+    """``announce`` the game's version once the change that set it has committed (``by``: the
+    user whose move it was)."""
     game_id, version = game.pk, game.version
-    transaction.on_commit(lambda: announce(game_id, version))
+    transaction.on_commit(lambda: announce(game_id, version, by=by))
 
 
 # --- watchers -----------------------------------------------------------------------------------

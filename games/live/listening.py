@@ -10,6 +10,8 @@ fire-and-forget: a message lost while Redis restarts is found this way). Two que
 
 Listeners receive ``(kind, number)`` pairs: ``(VERSION, v)``, ``(CHAT, message_id)`` and
 ``(HERE, when)`` (a page of the game opened or closed: its seats' presence marks may change).
+The user whose move made a version, when said (``announce(..., by=)``), is kept beside it
+(``Hub.moved_by``): a page's stream does not draw that user the table their move answered.
 
 A stream opened with an API token also hears ``(ACCESS, when)`` when that token may have lost its
 rights (revoked, or no longer granting ``read``): each database check asks ``Hub.lost_access``
@@ -90,6 +92,9 @@ class Hub:
         self.tasks: list[asyncio.Task] = []
         self.redis_up = False
         self.loop: asyncio.AbstractEventLoop | None = None
+        # each watched game's latest version heard and the user whose move made it (None: a
+        # bot, a clock, or heard from the database): that user's page has its table already
+        self.movers: dict[int, tuple[int, int | None]] = {}
 
     @contextlib.asynccontextmanager
     async def listen(
@@ -130,20 +135,34 @@ class Hub:
         self.listeners[game_id].discard(queue)
         if not self.listeners[game_id]:
             del self.listeners[game_id]
+            self.movers.pop(game_id, None)
 
     def watching(self) -> int:
         return sum(len(queues) for queues in self.listeners.values())
 
-    def tell_here(self, game_id: int, version: int, kind: str = VERSION) -> None:
+    def tell_here(
+        self, game_id: int, version: int, kind: str = VERSION, by: int | None = None
+    ) -> None:
         """From any thread of this process: its own open streams hear at once, without waiting
         for Redis or the next database check (a move made by this web process)."""
         loop = self.loop
         heard = self.guarded if kind == ACCESS else self.listeners
         if loop is not None and not loop.is_closed() and game_id in heard:
-            loop.call_soon_threadsafe(self._deliver, game_id, version, kind)
+            loop.call_soon_threadsafe(self._deliver, game_id, version, kind, by)
 
-    def _deliver(self, game_id: int, number: int, kind: str = VERSION) -> None:
+    def moved_by(self, game_id: int, version: int) -> int | None:
+        """The user whose move made ``version`` of ``game_id``, when this hub heard it said."""
+        heard = self.movers.get(game_id)
+        return heard[1] if heard is not None and heard[0] == version else None
+
+    def _deliver(
+        self, game_id: int, number: int, kind: str = VERSION, by: int | None = None
+    ) -> None:
         """``game_id``: for ``ACCESS``, the token's id."""
+        if kind == VERSION and game_id in self.listeners:
+            latest = self.movers.get(game_id, (0, None))[0]
+            if number > latest or (number == latest and by is not None):
+                self.movers[game_id] = (number, by)
         heard = self.guarded if kind == ACCESS else self.listeners
         for queue in list(heard.get(game_id, ())):
             queue.put_nowait((kind, number))
@@ -202,7 +221,8 @@ class Hub:
                         channel = message["channel"].decode()
                         kind = next(k for k, c in CHANNELS.items() if channel.startswith(c))
                         game_id = int(channel.rsplit(":", 1)[1])
-                        self._deliver(game_id, int(message["data"]), kind)
+                        number, _, by = message["data"].partition(b":")
+                        self._deliver(game_id, int(number), kind, int(by) if by else None)
             except asyncio.CancelledError:
                 raise
             except Exception:

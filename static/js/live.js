@@ -1,9 +1,12 @@
 /* Live updates of the game page.
 
-   The game's event stream (games/stream.py) says only "version N". When N is not the version
-   on screen, the table fetches its own fragment: the "nyet:moved" event makes #game send its
-   hx-get (the poll URL, which answers 204 when nothing changed), so that hidden cards still
-   come only from the seat's own view. EventSource reconnects by itself, and the stream says
+   The game's event stream (games/stream.py) brings a player's page its seat's new table
+   ("table": the fragment the poll would answer, from the seat's own view, hidden cards only
+   ever its own); it says only "version N" to a spectator's page, to the player whose move it
+   was (the move's answer is their table) and when the page must fetch its table itself. When
+   the newest version said is not the one on screen and no table of it came, the table fetches
+   its own fragment: the "nyet:moved" event makes #game send its hx-get (the poll URL, which
+   answers 204 when nothing changed). EventSource reconnects by itself, and the stream says
    the current version first, so a reconnection misses nothing. "chat N" (the table chat's
    latest message) goes on to chat.js as the document event "nyet:chat-news". While the stream cannot
    connect, the table asks every 3 seconds instead, when the tab is visible. Without
@@ -53,12 +56,25 @@
   // The newest version the stream announced. htmx drops a request asked for while the table's
   // previous one is in flight, so each answer looks again whether the table is behind it.
   var announced = 0;
+  // The newest table the stream brought ({html, version, moves}), until it is shown.
+  var streamed = null;
 
   function catchUp() {
     var current = game();
-    if (current && announced > Number(current.dataset.version)) {
-      refresh();
+    if (!current || announced <= Number(current.dataset.version)) {
+      return;
     }
+    if (streamed && streamed.version >= announced && live(current)) {
+      if (moving === null && !pacing) {
+        var incoming = streamed;
+        streamed = null;
+        if (!arrive(current, incoming, false)) {
+          show(current, incoming.html);
+        }
+      }
+      return; // otherwise the move's answer, or the steps, come first; catchUp runs after them
+    }
+    refresh();
   }
 
   // A move (any form of the table: a box, the teams, a discard, a card...) is answered with the
@@ -200,6 +216,43 @@
     }
   }
 
+  function parsed(html) {
+    return {
+      html: html,
+      version: number(html, "data-version"),
+      moves: number(html, "data-moves"),
+    };
+  }
+
+  // A newer table for ``el`` (a move's answer when ``own``; else fetched, or brought by the
+  // stream): true when it is held back while the moves before it are shown, false when it is
+  // to be shown at once.
+  function arrive(el, incoming, own) {
+    if (pacing) {
+      if (!(held && held.version >= incoming.version)) {
+        held = incoming;
+      }
+      return true;
+    }
+    var shown = Number(el.dataset.moves);
+    var pause = pauseOf(el);
+    var ahead = incoming.moves - shown;
+    // The player's own move (the answer of a form they sent: a post) is shown at once; what
+    // follows it, and whatever the table fetched itself, the pause after the move on screen.
+    var due = own ? performance.now() : shownAt + pause;
+    var slow = ahead > 1 || (ahead === 1 && due > performance.now());
+    // Choosing a discard while others do: the others' choices show nothing but "chose", and
+    // read-only steps would take the player's form away, their cards half chosen.
+    var choosing = el.dataset.phase === "discard" && el.dataset.myTurn === "1";
+    if (!(pause > 0 && slow && ahead <= MOST_STEPS && !document.hidden) || choosing) {
+      return false;
+    }
+    pacing = true;
+    held = incoming;
+    advance(due);
+    return true;
+  }
+
   // A table answered (a move, the poll, a step asked by htmx): shown at once, or held back
   // while the moves before it are shown.
   document.addEventListener("htmx:beforeSwap", function (event) {
@@ -207,38 +260,11 @@
     if (!el || !event.detail.shouldSwap) {
       return;
     }
-    var html = event.detail.serverResponse || "";
-    var incoming = {
-      html: html,
-      version: number(html, "data-version"),
-      moves: number(html, "data-moves"),
-    };
-    if (pacing) {
-      event.detail.shouldSwap = false;
-      if (!(held && held.version >= incoming.version)) {
-        held = incoming;
-      }
-      return;
-    }
-    var shown = Number(el.dataset.moves);
-    var pause = pauseOf(el);
-    var ahead = incoming.moves - shown;
-    // The player's own move (the answer of a form they sent: a post) is shown at once; what
-    // follows it, and whatever the table fetched itself, the pause after the move on screen.
     var config = event.detail.requestConfig;
     var own = config && String(config.verb).toLowerCase() === "post";
-    var due = own ? performance.now() : shownAt + pause;
-    var slow = ahead > 1 || (ahead === 1 && due > performance.now());
-    // Choosing a discard while others do: the others' choices show nothing but "chose", and
-    // read-only steps would take the player's form away, their cards half chosen.
-    var choosing = el.dataset.phase === "discard" && el.dataset.myTurn === "1";
-    if (!(pause > 0 && slow && ahead <= MOST_STEPS && !document.hidden) || choosing) {
-      return;
+    if (arrive(el, parsed(event.detail.serverResponse || ""), own)) {
+      event.detail.shouldSwap = false;
     }
-    event.detail.shouldSwap = false;
-    pacing = true;
-    held = incoming;
-    advance(due);
   });
 
   // Each move shown, whatever showed it: the next waits the pause after it.
@@ -303,6 +329,14 @@
     });
     source.addEventListener("version", function (event) {
       announced = Math.max(announced, Number(event.data));
+      catchUp();
+    });
+    source.addEventListener("table", function (event) {
+      var incoming = parsed(event.data);
+      if (!(streamed && streamed.version >= incoming.version)) {
+        streamed = incoming;
+      }
+      announced = Math.max(announced, incoming.version);
       catchUp();
     });
     source.addEventListener("chat", function (event) {

@@ -201,7 +201,7 @@ def test_a_new_message_is_announced_after_commit(act, table, alice, monkeypatch)
     heard = []
     monkeypatch.setattr(live.hub, "tell_here", lambda *args: heard.append(args))
     message = act(post_chat, alice, table.pk, "hello")
-    assert heard == [(table.pk, message.pk, live.CHAT)]
+    assert heard == [(table.pk, message.pk, live.CHAT, None)]
 
 
 def test_the_chat_answers_204_when_nothing_is_newer(act, client, table, alice, bob):
