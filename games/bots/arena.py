@@ -29,7 +29,9 @@ with ``--hard-seconds`` it stops at that time per move instead (or at the deals 
 sooner), as on the site with the default 0.5 s. Expert likewise with ``--expert-samples``
 (default ``hard.EXPERT_SAMPLES``, 500) and ``--expert-seconds`` (5 s on the site);
 ``--<level>-board-samples`` and ``--<level>-team-samples`` set the deals of the board and team
-searches (0: Medium's heuristic). Expert is not in the default ladder (it plays correspondence
+searches (0: Medium's heuristic). ``--expert-searches`` says which of its own searches Expert
+runs at every size (``cards``, ``board``, ``teams``; by default ``hard.EXPERT_SEARCHES``, per
+size), Hard's choice for the rest. Expert is not in the default ladder (it plays correspondence
 games, and costs five times Hard's time): ``--levels hard,expert`` measures it.
 """
 
@@ -48,6 +50,7 @@ from typing import Any, TextIO
 from games.engine import OVER, apply, game_standings, new_game, to_act, view
 
 from . import LEVELS, RandomBot, make_bot
+from .hard import SEARCHES
 
 # Each level's keyword arguments of make_bot.
 Options = dict[str, dict[str, Any]]
@@ -331,6 +334,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.add_argument(
             f"--{level}-team-samples", type=int, default=None, help="deals for teams (0: none)"
         )
+    parser.add_argument(
+        "--expert-searches",
+        default=None,
+        help="Expert's own searches at every size: some of cards,board,teams, or none"
+        " (default: hard.EXPERT_SEARCHES, per size; Hard's choice for the rest)",
+    )
     args = parser.parse_args(argv)
     levels = args.levels.split(",")
     sizes = [int(p) for p in args.players.split(",") if p.strip().isdigit()]
@@ -353,6 +362,11 @@ def main(argv: list[str] | None = None) -> int:
         if seconds is not None:
             options[level]["seconds"] = seconds
             options[level]["clock"] = time.perf_counter
+    if args.expert_searches is not None:
+        chosen = frozenset(args.expert_searches.split(",")) - {"none", ""}
+        if chosen - SEARCHES:
+            parser.error(f"--expert-searches takes some of {', '.join(sorted(SEARCHES))}, or none")
+        options["expert"]["searches"] = dict.fromkeys((2, 3, 4, 5), chosen)
     results = []
     for players in sizes:
         timings = Timings()

@@ -2,6 +2,8 @@
 
 import re
 
+import pytest
+
 from games.bots import arena, make_bot
 from games.bots.arena import main, seatings
 
@@ -49,6 +51,23 @@ def test_expert_has_its_own_budget_options(capsys, monkeypatch):
     out = capsys.readouterr().out
     assert "expert vs hard: 2 players, 2 games" in out and "expert " in out
     assert set(made) == {("hard", 1, 0, 0), ("expert", 2, 3, 4)}
+
+
+def test_expert_runs_the_searches_it_is_told_at_every_size(capsys, monkeypatch):
+    made = []
+
+    def recording(level, seed, **options):
+        made.append(options.get("searches"))
+        return make_bot(level, seed, **options)
+
+    monkeypatch.setattr(arena, "make_bot", recording)
+    args = ["--players", "2", "--games", "2", "--levels", "hard,expert"]
+    budgets = ["--hard-samples", "1", "--expert-samples", "2", "--expert-board-samples", "2"]
+    assert main([*args, *budgets, "--expert-searches", "board,teams"]) == 0
+    capsys.readouterr()
+    assert {3: frozenset({"board", "teams"})}.items() <= next(m for m in made if m).items()
+    with pytest.raises(SystemExit):
+        main([*args, "--expert-searches", "cards,luck"])
 
 
 def test_a_round_counts_as_facing_only_when_each_team_is_one_level():
@@ -136,8 +155,6 @@ def test_the_summary_is_the_pairs_margins_and_win_rates():
 
 
 def test_the_players_option_takes_sizes_from_2_to_5(capsys):
-    import pytest
-
     for wrong in ("6", "3,x", ""):
         with pytest.raises(SystemExit):
             main(["--players", wrong, "--games", "2", "--levels", "random,easy"])

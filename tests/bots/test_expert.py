@@ -9,9 +9,11 @@ from games.bots.determinize import determinize
 from games.bots.hard import (
     EXPERT_BOARD_SAMPLES,
     EXPERT_SAMPLES,
+    EXPERT_SEARCHES,
     EXPERT_SECONDS,
     MAX_SAMPLES,
     SAMPLES,
+    SEARCHES,
     SECONDS,
 )
 from games.engine import BOARD, PlayCard, apply, legal_moves, new_game, to_act, view
@@ -84,3 +86,46 @@ def test_the_same_view_and_seed_give_the_same_move_whatever_the_others_hold():
             checked += 1
         state = apply(state, rng.choice(legal_moves(state, seat)))
     assert checked >= 3
+
+
+def test_at_3_players_expert_plays_hards_choice_and_elsewhere_its_own_searches():
+    """At 3 players, where Expert's own searches lost to Hard (BENCHMARKS.md), a table of
+    Experts plays the very game a table of Hards plays with the same seeds: every move, over a
+    whole round; at 4 players the same Experts search their own deals and their tokens."""
+    own = {"samples": 7, "board_samples": 5, "team_samples": 9}
+    hards = {"hard_samples": 3, "hard_team_samples": 4}
+    state = new_game(3, seed=11)
+    experts = [Expert(seat, **own, **hards) for seat in range(3)]
+    hards_bots = [Hard(seat, samples=3, team_samples=4) for seat in range(3)]
+    kinds = set()
+    while not state.results:
+        seat = to_act(state)[0]
+        seen = view(state, seat)
+        move = experts[seat].choose(seen)
+        assert move == hards_bots[seat].choose(seen)
+        assert experts[seat].deals == hards_bots[seat].deals
+        kinds.add(type(move).__name__)
+        state = apply(state, move)
+    assert kinds >= {"PlaceToken", "ChooseTeams", "PlayCard"}
+    state = new_game(4, seed=11)
+    searched = {}
+    while not state.results and len(searched) < 3:
+        seat = to_act(state)[0]
+        seen = view(state, seat)
+        expert = Expert(seat, **own, **hards)
+        move = expert.choose(seen)
+        if expert.deals:
+            searched[type(move).__name__] = expert.deals
+        state = apply(state, move)
+    assert searched["PlaceToken"] == 5 and searched["ChooseTeams"] == 9
+
+
+def test_its_searches_can_be_chosen_per_table_size():
+    state = mid_round(3, seed=5, tricks=2, cards=1)
+    seen = view(state, state.turn)
+    mine = Expert(1, samples=6, hard_samples=2, searches={3: SEARCHES})
+    hards = Expert(1, samples=6, hard_samples=2, searches={3: frozenset()})
+    mine.choose(seen)
+    hards.choose(seen)
+    assert (mine.deals, hards.deals) == (6, 2)
+    assert EXPERT_SEARCHES[3] == frozenset() and EXPERT_SEARCHES[5] == SEARCHES
