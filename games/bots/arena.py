@@ -303,10 +303,12 @@ def matchup(
     for game, spent in games_of(tasks, jobs):
         result.games.append(game)
         timings.merge(spent)
-        if len(result.games) % 20 == 0:
+        if len(result.games) % 10 == 0:  # a long run stopped early still says something
+            facing = result.facing()
             print(
                 f"  ... {len(result.games)} games: {strong} - {weak} points/round "
-                f"{interval(result.margin())}",
+                f"{interval(result.margin())}; in facing rounds "
+                f"{interval(facing) if facing else '(none)'}",
                 file=sys.stderr,
                 flush=True,
             )
