@@ -10,11 +10,11 @@ Medium places every token of ``--games`` seeded rounds (the first round of games
 others' tokens need not be the Medium ones ``board.Belief`` reads them as. The bot searches them
 as Hard does (``--deals`` deals, ``board.Belief`` at each sharpness of ``--beliefs``: 0 weighs
 every deal alike), and its choice and Medium's are each judged by finishing the round from the
-true deal (``board.Deal.finish_teams``: discards, passes and tricks as Medium plays them). Prints, per
-sharpness, the mean gain of the search's choice over Medium's (this seat's score less the
-others' average, per decision) with a 95% interval; an oracle's, which picks the best of the
-weighed choices knowing the deal; and CPU seconds per decision. ``--more-deals`` judges the
-search at each further budget too (Expert's is ``hard.EXPERT_TEAM_SAMPLES``).
+true deal (``board.Deal.finish_teams``: discards, passes and tricks as Medium plays them).
+Prints, per sharpness, the mean gain of the search's choice over Medium's (this seat's score
+less the others' average, per decision) with a 95% interval; an oracle's, which picks the best
+of the weighed choices knowing the deal; and CPU seconds per decision. ``--more-deals`` judges
+the search at each further budget too (Expert's is ``hard.EXPERT_TEAM_SAMPLES``).
 
 One decision a round, judged on the same true deal for every choice: a change to the team
 search can be judged in minutes, where an arena needs hours.

@@ -44,3 +44,18 @@ def test_the_board_benchmark_reports_the_searchs_gain_and_the_oracles(capsys):
     assert "belief 0, 3 deals: gain" in out and "belief 2, 3 deals: gain" in out
     oracle = float(re.search(r"oracle \(.*\): ([+-]\d+\.\d+)", out).group(1))
     assert oracle >= 0
+
+
+def test_the_board_benchmark_judges_tokens_with_the_teams_searched_too(capsys):
+    args = ["--players", "3", "--games", "1", "--deals", "3", "--beliefs", "2"]
+    assert load("board_search").main([*args, "--teams", "hard", "--team-deals", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "17 board decisions" in out and "belief 2, 3 deals: gain" in out
+
+
+def test_the_team_benchmark_takes_boards_placed_by_expert_and_more_budgets(capsys):
+    args = ["--players", "3", "--games", "2", "--deals", "3", "--beliefs", "2"]
+    more = ["--more-deals", "4", "--placers", "expert,medium,medium"]
+    assert load("team_search").main([*args, *more]) == 0
+    out = capsys.readouterr().out
+    assert "belief 2, 3 deals: gain" in out and "belief 2, 4 deals: gain" in out
