@@ -32,7 +32,7 @@ SEEN = "nyet_seen"  # games.last_seen.COOKIE
 _lock = threading.Lock()
 _next = 0
 _database = None
-accepted = {"moves": 0, "refused": 0, "streamed": 0}
+accepted = {"moves": 0, "refused": 0, "streamed": 0, "fetched": 0}
 
 
 def database():
@@ -196,6 +196,7 @@ class Person(HttpUser):
                 return False
             else:
                 self.version = int(VERSION.search(answer.text)[1])
+                accepted["fetched"] += 1
         return True
 
     @task(1)

@@ -275,7 +275,10 @@ def report(folder: Path, counts: Path, cpu: dict[str, float]) -> None:
         f"moves accepted by the site: {said['moves']}, in the log: {logged}; "
         f"refused as stale (someone moved first): {said['refused']}"
     )
-    print(f"tables that came on the event stream (not fetched): {said.get('streamed', 0)}")
+    print(
+        f"tables that came on the event stream: {said.get('streamed', 0)}; fetched (not 204): "
+        f"{said.get('fetched', 0)}"
+    )
     server_errors = len(re.findall(r" 5\d\d \d+ms", (folder / "site.log").read_text()))
     problems = check()
     if said["moves"] != logged:
