@@ -1,9 +1,10 @@
 """Live push: every open game page hears at once that its game has moved, or that its table
 chat has a new message.
 
-An event says only "game N is at version V" (or "game N's chat is at message M"). Each page then
-fetches its own seat's fragment (or its chat), so hidden information still goes only through
-``view(state, seat)`` (games/selectors), and chat only to the table's players.
+An announcement says only "game N is at version V" (and whose move made it), or "game N's chat
+is at message M". Each page's stream then draws its own seat's table for a seated player, or
+tells the page, which fetches it (``games/stream.py``), so hidden information still goes only
+through ``view(state, seat)`` (games/selectors), and chat only to the table's players.
 
 - Announcing (here): a change announces its new version after it commits
   (``announce_on_commit``), to this process's own streams at once and, when ``REDIS_URL`` is set,
