@@ -308,8 +308,10 @@ SEARCHES = frozenset({"cards", "board", "teams"})
 # The searches Expert runs at each table size; for any other decision it plays Hard's choice
 # (Hard's search at Hard's budget), so that it is never weaker than Hard where a search of its
 # own has not been shown not to be. At 3 players Expert with all three lost to Hard by 4.10
-# points a round [-6.69, -1.51] (20 games, BENCHMARKS.md); none of them is shown to hold there
-# on its own, so at 3 players Expert is Hard (issue 37, where the measures are).
+# points a round [-6.69, -1.51] (20 games, BENCHMARKS.md): its board search finishes each deal
+# with the teams Medium's heuristic would choose, and once the teams are searched its token
+# loses to Medium's there (benchmarks/board_search.py --teams hard); neither of the others is
+# shown to hold at 3 players on its own, so there Expert is Hard (issue 37).
 EXPERT_SEARCHES: dict[int, frozenset[str]] = {2: SEARCHES, 3: frozenset(), 4: SEARCHES, 5: SEARCHES}
 
 
