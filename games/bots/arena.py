@@ -364,6 +364,10 @@ def main(argv: list[str] | None = None) -> int:
         if seconds is not None:
             options[level]["seconds"] = seconds
             options[level]["clock"] = time.perf_counter
+    # Where Expert plays Hard's choice, it is the choice of the Hard it is measured against.
+    for budget, hards in (("samples", "hard_samples"), ("team_samples", "hard_team_samples")):
+        if budget in options["hard"]:
+            options["expert"][hards] = options["hard"][budget]
     if args.expert_searches is not None:
         chosen = frozenset(args.expert_searches.split(",")) - {"none", ""}
         if chosen - SEARCHES:

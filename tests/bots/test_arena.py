@@ -53,6 +53,15 @@ def test_expert_has_its_own_budget_options(capsys, monkeypatch):
     assert set(made) == {("hard", 1, 0, 0), ("expert", 2, 3, 4)}
 
 
+def test_at_3_players_expert_and_hard_play_the_same_games(capsys):
+    """Expert plays Hard's choice at 3 players, Hard's as the arena sets it: both games of a
+    duplicate pair are one game, so every pair's margin is 0."""
+    args = ["--players", "3", "--games", "2", "--levels", "hard,expert"]
+    assert main([*args, "--hard-samples", "2", "--hard-team-samples", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "| 3 | expert vs hard | 2 | +0.00 [+0.00, +0.00] |" in out
+
+
 def test_expert_runs_the_searches_it_is_told_at_every_size(capsys, monkeypatch):
     made = []
 
