@@ -42,12 +42,15 @@ def record_browser_zone(request, user) -> None:
         setattr(user, field, value)
 
 
-def apply_preferences(request, user):
-    """Activate ``user``'s language and time zone for this request; returns ``user``."""
+def apply_preferences(request, user, record: bool = True):
+    """Activate ``user``'s language and time zone for this request; returns ``user``.
+    ``record``: store the zone the browser reported (a request's cookies are the browser's
+    now; an event stream's are as they were when it opened)."""
     if not user.is_authenticated:
         timezone.deactivate()
         return user
-    record_browser_zone(request, user)
+    if record:
+        record_browser_zone(request, user)
     if user.language:
         translation.activate(user.language)
         request.LANGUAGE_CODE = translation.get_language()

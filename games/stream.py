@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -44,6 +45,8 @@ from games import lookups, presence, selectors
 from games.live import ACCESS, CHAT, HERE, VERSION, hub, released, watcher_token, watchers
 from games.models import Game
 from games.views.answers import GAME_FRAGMENT
+
+log = logging.getLogger(__name__)
 
 KEEP_ALIVE = 15.0  # seconds
 LIFETIME = 300.0  # seconds
@@ -100,8 +103,9 @@ class SeatTable:
         self.invite_code = invite_code
         self.user_id = user.pk
         self.session_key = request.session.session_key
-        # the browser's (LocaleMiddleware's), unless the player chose one (``apply_preferences``)
-        self.language = getattr(request, "LANGUAGE_CODE", settings.LANGUAGE_CODE)
+        # the browser's, unless the player has chosen one when drawing (``apply_preferences``):
+        # a choice undone since the page opened no longer holds
+        self.language = translation.get_language_from_request(request)
         self.sessions = import_module(settings.SESSION_ENGINE).SessionStore
 
     @released
@@ -115,10 +119,12 @@ class SeatTable:
             user = auth.get_user(request)
             if user.pk is None or user.pk != self.user_id:
                 return None
-            request.user = apply_preferences(request, user)
+            request.user = apply_preferences(request, user, record=False)
             context = selectors.game_page(self.game_id, user, self.invite_code)
             if context is None:
                 return None
+            if self.invite_code:  # the poll's answer keeps it in its links (views.play.game)
+                context["invite"] = self.invite_code
             game = context["game"]
             rematch = context.get("rematch")
             if context["me"] is None or (rematch and rematch["new_game_id"]):
@@ -237,10 +243,7 @@ async def _game_events(
                     and user_id in seated
                     and hub.moved_by(game_id, number) != user_id
                 ):
-                    # drawn as the database is now: moves that came meanwhile are in it
-                    drawn = await sync_to_async(
-                        seat_table.draw, thread_sensitive=False, executor=DRAWING
-                    )()
+                    drawn = await _drawn(seat_table, number)
                     if drawn is None:
                         return
                     number = max(number, drawn[0])
@@ -251,6 +254,17 @@ async def _game_events(
                 if watcher and filling:  # a seat taken or left at a waiting table
                     seated, filling = await sync_to_async(_seated)(game_id)
                     news.put_nowait((HERE, 0))
+
+
+async def _drawn(seat_table: SeatTable, number: int) -> tuple[int, str] | None:
+    """The seat's table as the database is now (moves that came meanwhile are in it); when the
+    drawing fails (the database away, a template's fault), only the version, which the page
+    fetches its table for: the stream goes on, and the failure is in the log."""
+    try:
+        return await sync_to_async(seat_table.draw, thread_sensitive=False, executor=DRAWING)()
+    except Exception:
+        log.warning("could not draw game %s for its stream", seat_table.game_id, exc_info=True)
+        return number, ""
 
 
 @released

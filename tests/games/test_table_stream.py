@@ -74,15 +74,17 @@ def move_by(game: Game, people: list, person) -> bool:
 class Stream:
     """A game page's event stream, opened through the site's middleware as uvicorn would."""
 
-    def __init__(self, user, game_id: int):
+    def __init__(self, user, game_id: int, **query):
         self.user = user
         self.game_id = game_id
+        self.query = query
         self.client = AsyncClient()
 
-    async def open(self) -> "Stream":
+    async def open(self, **headers) -> "Stream":
         if self.user is not None:
             await self.client.aforce_login(self.user)
-        response = await self.client.get(reverse("game_events", args=[self.game_id]))
+        url = reverse("game_events", args=[self.game_id])
+        response = await self.client.get(url, self.query, **headers)
         assert response.status_code == 200
         # the stream's own generator, which the test closes as a browser's leaving would
         self.chunks = response._iterator
@@ -262,3 +264,103 @@ def test_the_table_event_carries_any_html_line_by_line():
     assert said.startswith("id: 3\nevent: table\n") and said.endswith("\n\n")
     lines = [line[6:] for line in said.split("\n") if line.startswith("data: ")]
     assert "\n".join(lines) == 'a\nb\nc\nd <span data-version="3">'
+
+
+def test_a_drawing_that_fails_sends_the_version_and_the_stream_goes_on(
+    alice, bob, carol, monkeypatch
+):
+    people = [alice, bob, carol]
+    game = started(*people)
+    ready_for(game, people, bob)
+
+    def broken(self):
+        raise RuntimeError("the template's fault")
+
+    monkeypatch.setattr(stream.SeatTable, "draw", broken)
+    said = {}
+
+    async def scenario():
+        page = await Stream(alice, game.pk).open()
+        await page.next()
+        assert await sync_to_async(move_by)(game, people, bob)
+        said["first"] = await page.next()
+        assert await sync_to_async(move_by)(game, people, carol)
+        said["second"] = await page.next()
+
+    read(scenario)
+    game.refresh_from_db()
+    assert said["first"] == ("version", game.version - 1, ""), "the page fetches its table"
+    assert said["second"] == ("version", game.version, ""), "and the stream went on"
+
+
+def test_a_drawing_writes_nothing_back_from_the_cookies_the_stream_opened_with(alice, bob, carol):
+    """The browser's zone, reported in a cookie, is stored by requests; a stream's cookies are
+    as they were when it opened, and its drawings must not write them back over a newer one."""
+    people = [alice, bob, carol]
+    game = started(*people)
+    ready_for(game, people, bob)
+    said = {}
+
+    async def scenario():
+        page = Stream(alice, game.pk)
+        page.client.cookies["nyet_zone"] = "Europe/Paris"
+        await page.open()
+        await page.next()
+        # a later request of the browser reported another zone
+        await sync_to_async(type(alice).objects.filter(pk=alice.pk).update)(
+            browser_time_zone="America/New_York"
+        )
+        assert await sync_to_async(move_by)(game, people, bob)
+        said["table"] = await page.next()
+
+    read(scenario)
+    assert said["table"][0] == "table"
+    alice.refresh_from_db()
+    assert alice.browser_time_zone == "America/New_York"
+
+
+def test_a_player_who_came_by_the_invite_link_keeps_it_in_the_streamed_table(alice, bob, carol):
+    game = create_game(alice, players=3, visibility=Game.Visibility.PRIVATE)
+    join_game(bob, game.pk, game.invite_code)
+    join_game(carol, game.pk, game.invite_code)
+    game.refresh_from_db()
+    people = [alice, bob, carol]
+    ready_for(game, people, alice)
+    said = {}
+
+    async def scenario():
+        page = await Stream(bob, game.pk, invite=game.invite_code).open()
+        await page.next()
+        assert await sync_to_async(move_by)(game, people, alice)
+        said["table"] = await page.next()
+
+    read(scenario)
+    kind, _, html = said["table"]
+    assert kind == "table"
+    assert f"invite={game.invite_code}" in html, "its links keep the code, as the poll's do"
+
+
+def test_a_language_given_up_since_the_stream_opened_no_longer_holds(alice, bob, carol):
+    alice.language = "fr"
+    alice.save(update_fields=["language"])
+    people = [alice, bob, carol]
+    game = started(*people)
+    ready_for(game, people, bob)
+    said = {}
+
+    async def scenario():
+        page = await Stream(alice, game.pk).open(HTTP_ACCEPT_LANGUAGE="en")
+        await page.next()
+        await sync_to_async(type(alice).objects.filter(pk=alice.pk).update)(language="")
+        assert await sync_to_async(move_by)(game, people, bob)
+        said["table"] = await page.next()
+
+    read(scenario)
+    html = said["table"][2]
+    game.refresh_from_db()
+    expected = Client(HTTP_ACCEPT_LANGUAGE="en")
+    expected.force_login(alice)
+    polled = expected.get(
+        reverse("game_poll", args=[game.pk]), {"version": 0}, HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert CSRF.sub("", html) == CSRF.sub("", polled.strip()), "the browser's language, English"
