@@ -43,21 +43,7 @@ os.environ["ALLOWED_HOSTS"] = "testserver"
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nyet_site.settings")
 
 from benchmarks import databases  # noqa: E402
-
-
-def form_of(move: dict, version: int, round_number: int) -> dict:
-    kind = next(k for k in move if k != "seat")
-    data = {"version": version, "kind": kind, "round": round_number}
-    if kind == "token":
-        data["box"] = ":".join(move[kind])
-    elif kind == "teams":
-        data["partner"] = list(move[kind]["team"][1:])
-        data["bonus"] = "" if move[kind]["bonus"] is None else move[kind]["bonus"]
-    elif kind == "discard":
-        data["cards"] = move[kind]
-    else:
-        data["card"] = move[kind]
-    return data
+from benchmarks.move_form import form_of  # noqa: E402
 
 
 def play(games: int, players: int) -> dict[str, list[float]]:

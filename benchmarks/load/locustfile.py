@@ -23,6 +23,7 @@ import gevent.event
 import psycopg
 from locust import HttpUser, between, events, task
 
+from benchmarks.move_form import form_of
 from games import engine
 
 SEATS = json.loads(open(os.environ["NYET_LOAD_SEATS"]).read())
@@ -46,22 +47,6 @@ def state_of(game: int):
     with _lock:
         row = database().execute("SELECT state FROM games_game WHERE id = %s", [game]).fetchone()
     return engine.state_from_json(row[0] if isinstance(row[0], dict) else json.loads(row[0]))
-
-
-def form_of(move: dict, version: int, round_number: int) -> dict:
-    kind = next(k for k in move if k != "seat")
-    data = {"version": version, "kind": kind, "round": round_number}
-    if kind == "token":
-        data["box"] = ":".join(move[kind])
-    elif kind == "teams":
-        team = move[kind]["team"]
-        data["partner"] = list(team[1:])
-        data["bonus"] = "" if move[kind]["bonus"] is None else move[kind]["bonus"]
-    elif kind == "discard":
-        data["cards"] = move[kind]
-    else:
-        data["card"] = move[kind]
-    return data
 
 
 class Person(HttpUser):
