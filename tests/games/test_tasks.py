@@ -55,7 +55,9 @@ def test_the_bots_of_a_table_answer_one_after_another_with_no_pause(alice, monke
     monkeypatch.setattr(
         live,
         "announce",
-        lambda game_id, version, kind=live.VERSION: announced.append((game_id, version, kind)),
+        lambda game_id, version, kind=live.VERSION, by=None: announced.append(
+            (game_id, version, kind, by)
+        ),
     )
     slept = []
     monkeypatch.setattr(tasks.time, "sleep", slept.append)
@@ -76,7 +78,8 @@ def test_the_bots_of_a_table_answer_one_after_another_with_no_pause(alice, monke
     game.refresh_from_db()
     state = engine.state_from_json(game.state)
     assert made == 3 and engine.to_act(state) == (alice_seat,)
-    assert announced == [(game.pk, version + n, live.VERSION) for n in (1, 2, 3)]
+    # by bots: no person's page holds these tables already
+    assert announced == [(game.pk, version + n, live.VERSION, None) for n in (1, 2, 3)]
     assert game.version == version + 3
     assert MoveRecord.objects.filter(game=game, by_bot=True).count() == 3
     assert queued == [], "alice's turn: nothing more for the bots"
