@@ -6,6 +6,7 @@ from games.views import chat, install, lobby, play, players, replay, seats
 urlpatterns = [
     path("", lobby.lobby, name="lobby"),
     path("rules/", lobby.rules, name="rules"),
+    path("bots/", lobby.bots, name="bots"),
     path("manifest.webmanifest", install.manifest, name="manifest"),
     path("sw.js", install.service_worker, name="service_worker"),
     path("offline/", install.offline, name="offline"),

@@ -225,7 +225,7 @@ BOT_PAUSE_SECONDS = float(os.environ.get("BOT_PAUSE_SECONDS", "0.6"))
 # The Hard bot's time budget per move, in seconds (it stops sooner once it has searched its deals).
 HARD_BOT_SECONDS = float(os.environ.get("HARD_BOT_SECONDS", "0.5"))
 # The Expert bot's longest time per move (correspondence tables only, in the `think` workers):
-# it stops at its 500 deals or then, whichever comes first.
+# it stops at its deals (hard.Expert) or then, whichever comes first.
 EXPERT_BOT_SECONDS = env_number("EXPERT_BOT_SECONDS", 5.0, float, minimum=0)
 
 # A table whose open seats are still empty this long after it was made expires (the sweep).

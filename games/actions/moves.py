@@ -195,7 +195,7 @@ def site_bot(level: str, seed: str):
     them one."""
     budgets = {
         "hard": (hard.SAMPLES, settings.HARD_BOT_SECONDS),
-        "expert": (hard.EXPERT_SAMPLES, settings.EXPERT_BOT_SECONDS),
+        "expert": (hard.EXPERT_SAMPLES, settings.EXPERT_BOT_SECONDS),  # where its cards are its own
     }
     if level in budgets:
         samples, seconds = budgets[level]

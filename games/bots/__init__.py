@@ -11,7 +11,8 @@ size only the searches of its own that are not shown weaker than Hard's, Hard's 
 rest: ``hard.EXPERT_SEARCHES``). ``RandomBot`` plays any legal move.
 ``make_bot("hard", seed, clock=time.perf_counter)`` gives Hard its time budget (0.5 s per move
 by default, ``seconds=``; Expert's: 5 s); without a clock it searches a fixed number of deals
-(``samples=``: Hard 100, Expert 500) and is reproducible.
+(``samples=``: Hard 100; Expert 500 where its card search is its own, by default nowhere) and is
+reproducible. How strong each level is, measured: ``strength``.
 """
 
 from __future__ import annotations

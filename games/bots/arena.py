@@ -2,8 +2,8 @@
 
     python -m games.bots.arena --players 3,4,5 --games 400 --seed 1 --jobs 2 \\
         [--levels easy,medium,hard] [--hard-samples 100] [--hard-seconds 0.5] \\
-        [--expert-samples 100] [--expert-seconds 5] [--hard-board-samples 0]
-        [--hard-team-samples 200]
+        [--expert-samples 100] [--expert-seconds 5] [--hard-board-samples 0] \\
+        [--hard-team-samples 200] [--expert-searches board,teams] [--record FILE]
 
 Each pair of neighbouring levels in ``--levels`` (``random`` is the random legal bot, a rung
 below easy) is a matchup (easy-medium, medium-hard) of ``--games`` games at each table size of
@@ -32,19 +32,29 @@ sooner), as on the site with the default 0.5 s. Expert likewise with ``--expert-
 searches (0: Medium's heuristic). ``--expert-searches`` says which of its own searches Expert
 runs at every size (``cards``, ``board``, ``teams``; by default ``hard.EXPERT_SEARCHES``, per
 size), Hard's choice for the rest. Expert is not in the default ladder (it plays correspondence
-games, and costs five times Hard's time): ``--levels hard,expert`` measures it.
+games, and costs three times Hard's time): ``--levels hard,expert`` measures it.
+
+``--record FILE`` keeps every game played in FILE (JSON, a line a game) and reads back those
+already on it instead of playing them: a match stopped (or a session ended) goes on where it
+stopped when run again, with more ``--games`` if wanted, and a game is only reused by the code
+that played it (``code_version``). ``python -m games.bots.strength`` turns the records into
+the figures the site states for each level.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import hashlib
+import json
 import multiprocessing
 import random
 import statistics
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, TextIO
 
 from games.engine import OVER, apply, game_standings, new_game, to_act, view
@@ -197,6 +207,95 @@ def games_of(tasks: list[Task], jobs: int) -> Iterator[tuple[Game, Timings]]:
         yield from pool.imap(play_task, tasks)
 
 
+_NO_MOVES = {"arena.py", "strength.py"}  # the bots' modules that decide no move
+
+
+def code_version() -> str:
+    """A digest of the rules' and the bots' code: a game recorded by other code may have gone
+    otherwise, so a record is only reused by the code that played it."""
+    here = Path(__file__).resolve().parent
+    paths = sorted([*here.glob("*.py"), *(here.parent / "engine").glob("*.py")])
+    return digest(
+        {f"{p.parent.name}/{p.name}": p.read_text() for p in paths if p.name not in _NO_MOVES}
+    )
+
+
+def digest(sources: dict[str, str]) -> str:
+    """The code as parsed, less its docstrings (comments are not parsed): a change of words
+    keeps the records."""
+    hashed = hashlib.sha256()
+    for name, source in sorted(sources.items()):
+        tree = ast.parse(source)
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if (
+                isinstance(body, list)
+                and body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
+            ):
+                body[0] = ast.Pass()
+        hashed.update(name.encode())
+        hashed.update(ast.dump(tree).encode())
+    return hashed.hexdigest()[:16]
+
+
+@dataclass
+class Record:
+    """A file of games played (JSON, a line a game), so that a long match is played once
+    across several runs: a game whose task is on record is read rather than played again.
+    A game is on record for the same task (table size, seed, levels by seat, the bots'
+    options) played by the same code (``code_version``)."""
+
+    path: Path
+    code: str  # code_version()
+
+    def key(self, task: Task) -> str:
+        return json.dumps(
+            [self.code, task.players, task.seed, task.levels, task.options],
+            sort_keys=True,
+            default=sorted,  # Expert's searches, sets
+        )
+
+    def played(self) -> dict[str, Game]:
+        if not self.path.exists():
+            return {}
+        games = {}
+        for line in self.path.read_text().splitlines():
+            if line.strip():
+                entry = json.loads(line)
+                game = entry["game"]
+                game["rounds"] = [
+                    (tuple(tuple(team) for team in teams), tuple(scores))
+                    for teams, scores in game["rounds"]
+                ]
+                games[entry["key"]] = Game(**game)
+        return games
+
+    def add(self, task: Task, game: Game) -> None:
+        with self.path.open("a") as file:
+            file.write(json.dumps({"key": self.key(task), "game": asdict(game)}) + "\n")
+
+
+def recorded_games(
+    tasks: list[Task], jobs: int, record: Record | None
+) -> Iterator[tuple[Game, Timings]]:
+    """``games_of`` the tasks, the games on ``record`` read from it (with no timings) and the
+    others played and added to it as they end."""
+    played = record.played() if record else {}
+    todo = [task for task in tasks if record is None or record.key(task) not in played]
+    fresh = games_of(todo, jobs)
+    for task in tasks:
+        if record is not None and record.key(task) in played:
+            yield played[record.key(task)], Timings()
+            continue
+        game, spent = next(fresh)
+        if record is not None:
+            record.add(task, game)
+        yield game, spent
+
+
 @dataclass
 class Result:
     """A matchup's games, duplicate pair by pair, and what the report says of them."""
@@ -291,6 +390,7 @@ def matchup(
     timings: Timings,
     out: TextIO,
     jobs: int = 1,
+    record: Record | None = None,
 ) -> Result:
     pairs = max(1, (games + 1) // 2)
     rng = random.Random(f"arena/{seed}/{weak}/{strong}")
@@ -300,7 +400,7 @@ def matchup(
         for levels in seatings(players, pair, rng, weak, strong)
     ]
     result = Result(players, weak, strong, [])
-    for game, spent in games_of(tasks, jobs):
+    for game, spent in recorded_games(tasks, jobs, record):
         result.games.append(game)
         timings.merge(spent)
         if len(result.games) % 10 == 0:  # a long run stopped early still says something
@@ -342,6 +442,12 @@ def main(argv: list[str] | None = None) -> int:
         help="Expert's own searches at every size: some of cards,board,teams, or none"
         " (default: hard.EXPERT_SEARCHES, per size; Hard's choice for the rest)",
     )
+    parser.add_argument(
+        "--record",
+        type=Path,
+        default=None,
+        help="a file of games: those on it are read, not played again; new ones are added",
+    )
     args = parser.parse_args(argv)
     levels = args.levels.split(",")
     sizes = [int(p) for p in args.players.split(",") if p.strip().isdigit()]
@@ -362,6 +468,8 @@ def main(argv: list[str] | None = None) -> int:
             if deals is not None:
                 options[level][budget] = deals
         if seconds is not None:
+            if args.record:
+                parser.error("--record takes games decided by their seeds: no --*-seconds")
             options[level]["seconds"] = seconds
             options[level]["clock"] = time.perf_counter
     # Where Expert plays Hard's choice, it is the choice of the Hard it is measured against.
@@ -373,6 +481,7 @@ def main(argv: list[str] | None = None) -> int:
         if chosen - SEARCHES:
             parser.error(f"--expert-searches takes some of {', '.join(sorted(SEARCHES))}, or none")
         options["expert"]["searches"] = dict.fromkeys((2, 3, 4, 5), chosen)
+    record = Record(args.record, code_version()) if args.record else None
     results = []
     for players in sizes:
         timings = Timings()
@@ -389,6 +498,7 @@ def main(argv: list[str] | None = None) -> int:
                     timings,
                     sys.stdout,
                     args.jobs,
+                    record,
                 )
             )
         print(

@@ -311,19 +311,29 @@ SEARCHES = frozenset({"cards", "board", "teams"})
 # points a round [-6.69, -1.51] (20 games, BENCHMARKS.md): its board search finishes each deal
 # with the teams Medium's heuristic would choose, and once the teams are searched its token
 # loses to Medium's there (benchmarks/board_search.py --teams hard); neither of the others is
-# shown to hold at 3 players on its own, so there Expert is Hard (issue 37).
-EXPERT_SEARCHES: dict[int, frozenset[str]] = {2: SEARCHES, 3: frozenset(), 4: SEARCHES, 5: SEARCHES}
+# shown to hold at 3 players on its own, so there Expert is Hard. Its card search (500 deals
+# for a card, a discard or a pass) was never measured stronger than Hard's 100 (3 players
+# -0.46 [-1.22, +0.30] a round, 4 players -0.33 [-0.67, +0.00]) and was two thirds of its
+# time, so Expert plays Hard's cards everywhere (issue 37).
+_BOARD_AND_TEAMS = frozenset({"board", "teams"})
+EXPERT_SEARCHES: dict[int, frozenset[str]] = {
+    2: _BOARD_AND_TEAMS,
+    3: frozenset(),
+    4: _BOARD_AND_TEAMS,
+    5: _BOARD_AND_TEAMS,
+}
 
 
 class Expert(Hard):
     """Hard's search with a larger budget, for correspondence games, where a few seconds a move
-    cost nobody a wait: ``EXPERT_SAMPLES`` deals per move without a clock (reproducible), else
-    up to ``seconds`` per move (and at most ``MAX_SAMPLES`` deals); and its tokens searched
-    over ``EXPERT_BOARD_SAMPLES`` deals weighed by the others' tokens (``board``), its teams
-    over ``EXPERT_TEAM_SAMPLES``. At each table size it runs only the searches of ``searches``
-    (``EXPERT_SEARCHES``); for the other decisions it searches as Hard does, over
-    ``hard_samples`` deals (``hard_team_samples`` for the teams) and places its tokens as
-    Medium does."""
+    cost nobody a wait: its tokens searched over ``EXPERT_BOARD_SAMPLES`` deals weighed by the
+    others' tokens (``board``), its teams over ``EXPERT_TEAM_SAMPLES``; with its own card
+    search, ``EXPERT_SAMPLES`` deals per card, discard or pass without a clock (reproducible),
+    else up to ``seconds`` per move (and at most ``MAX_SAMPLES`` deals). At each table size it
+    runs only the searches of ``searches`` (``EXPERT_SEARCHES``: by default its board and its
+    teams, nothing at 3 players); for the other decisions it searches as Hard does, over
+    ``hard_samples`` deals (``hard_team_samples`` for the teams), within ``seconds`` with a
+    clock, and places its tokens as Medium does."""
 
     def __init__(
         self,

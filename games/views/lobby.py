@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -17,6 +18,8 @@ from games.actions import ActionError
 from games.actions.errors import RateLimited
 from games.actions.lobby import PLAY_AGAINST_BOTS_SECONDS
 from games.actions.tutorial import start as start_tutorial
+from games.bots import strength
+from games.bots.hard import EXPERT_SEARCHES
 from games.engine import PLAYER_COUNTS
 from games.forms import first_error
 from games.forms.new_game import (
@@ -77,6 +80,48 @@ def games_in_play(request):
 
 def rules(request):
     return render(request, "games/rules.html")
+
+
+def bots(request):
+    """Choosing a bot: each level, and how much stronger it is than the one below, as the
+    arena measured it (``games.bots.strength``), per table size with its 95% interval."""
+    label = dict(User.BotLevel.choices)
+    matchups: dict[tuple[str, str], dict] = {}
+    for measured in strength.measured():
+        strong, weak = measured["strong"], measured["weak"]
+        matchup = matchups.setdefault(
+            (strong, weak), {"strong": label[strong], "weak": label[weak], "sizes": []}
+        )
+        matchup["sizes"].append(
+            {
+                "players": measured["players"],
+                "games": measured["games"],
+                "facing": _spread(measured["facing"], points=True),
+                "strong_wins": _spread(measured["wins"][strong]),
+                "weak_wins": _spread(measured["wins"][weak]),
+            }
+        )
+    context = {
+        "matchups": list(matchups.values()),
+        "expert_is_hard_at_3": not EXPERT_SEARCHES[3],
+    }
+    return render(request, "games/bots.html", context)
+
+
+def _spread(figures: list[float] | None, points: bool = False) -> dict | None:
+    """A measured mean and its 95% interval, as words: points a round to a tenth with their
+    sign, or a share as a whole percentage."""
+    if figures is None:
+        return None
+
+    def shown(value: float) -> str:
+        # number_format cuts digits off rather than rounding them.
+        if points:
+            return ("+" if round(value, 1) > 0 else "") + number_format(round(value, 1), 1)
+        return number_format(round(100 * value), 0)
+
+    mean, low, high = (shown(v) for v in figures)
+    return {"mean": mean, "low": low, "high": high, "exact": low == high}
 
 
 def tutorial_page(request):

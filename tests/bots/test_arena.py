@@ -168,3 +168,47 @@ def test_the_players_option_takes_sizes_from_2_to_5(capsys):
         with pytest.raises(SystemExit):
             main(["--players", wrong, "--games", "2", "--levels", "random,easy"])
     capsys.readouterr()
+
+
+def test_a_recorded_match_goes_on_where_it_stopped(capsys, monkeypatch, tmp_path):
+    """Games on record are read, not played: a match stopped after 2 games and run again for
+    4 plays 2 more and reports what one run of 4 reports."""
+    played = []
+    plays = arena.play
+
+    def counting(*args, **kwargs):
+        played.append(args[:3])
+        return plays(*args, **kwargs)
+
+    monkeypatch.setattr(arena, "play", counting)
+    args = ["--players", "4", "--levels", "random,easy"]
+    record = ["--record", str(tmp_path / "games.jsonl")]
+
+    def table(out):
+        return [line for line in out.splitlines() if line.startswith("| 4 |")]
+
+    assert main([*args, "--games", "4"]) == 0
+    whole = table(capsys.readouterr().out)
+    assert main([*args, "--games", "2", *record]) == 0
+    capsys.readouterr()
+    played.clear()
+    assert main([*args, "--games", "4", *record]) == 0
+    assert table(capsys.readouterr().out) == whole and len(whole) == 1
+    assert len(played) == 2, "the two games on record were not played again"
+    assert len((tmp_path / "games.jsonl").read_text().splitlines()) == 4
+    played.clear()
+    monkeypatch.setattr(arena, "code_version", lambda: "other code")
+    assert main([*args, "--games", "2", *record]) == 0
+    capsys.readouterr()
+    assert len(played) == 2, "games played by other code are played again"
+    with pytest.raises(SystemExit):
+        main([*args, "--games", "2", *record, "--hard-seconds", "0.1"])
+
+
+def test_the_code_version_keeps_to_the_code_not_its_words():
+    code = 'def f(x):\n    """Doubles."""\n    return 2 * x  # twice\n'
+    reworded = 'def f(x):\n    """Twice x."""\n    return 2 * x\n'
+    changed = 'def f(x):\n    """Doubles."""\n    return 3 * x\n'
+    assert arena.digest({"m.py": code}) == arena.digest({"m.py": reworded})
+    assert arena.digest({"m.py": code}) != arena.digest({"m.py": changed})
+    assert arena.digest({"a/m.py": code, "b/m.py": changed}) != arena.digest({"a/m.py": code})

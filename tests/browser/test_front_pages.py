@@ -32,6 +32,7 @@ GUEST_PAGES = {
     "profile": "/players/alice/",
     "stats": "/stats/",
     "watch": "/games/",
+    "bots": "/bots/",
     "login": "/accounts/login/",
     "signup": "/accounts/signup/",
     "password-reset": "/accounts/password/reset/",

@@ -1,0 +1,60 @@
+"""The figures the site states for each level's strength are what the arena's recorded games
+give (games.bots.strength), worked out as the arena's own report works them out."""
+
+import json
+from pathlib import Path
+
+from games.bots import arena, strength
+from games.bots.arena import main
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORDS = sorted((ROOT / "benchmarks" / "arena").glob("*.jsonl"))
+
+
+def test_the_sites_figures_are_those_of_the_games_on_record():
+    """strength.json is written from benchmarks/arena/*.jsonl; a figure changed by hand, or
+    records added without writing it again, fail here."""
+    assert RECORDS, "the arena's records are in benchmarks/arena"
+    assert list(strength.measured()) == strength.figures(RECORDS)
+    sizes = {(m["strong"], m["weak"], m["players"]) for m in strength.measured()}
+    assert {("medium", "easy", n) for n in (3, 4, 5)} <= sizes
+    assert ("hard", "medium", 3) in sizes
+
+
+def test_the_figures_are_the_arenas_report(tmp_path, capsys):
+    """Per matchup and size: the games, the margin over all rounds and in the facing rounds,
+    and the win rates, as the arena's table gives them; a pair with one game on record is
+    left out."""
+    record = tmp_path / "games.jsonl"
+    args = ["--players", "3,4", "--games", "6", "--levels", "random,easy"]
+    assert main([*args, "--record", str(record)]) == 0
+    table = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| 3 |")]
+    lines = record.read_text().splitlines()
+    record.write_text("\n".join(lines[:-1]) + "\n")  # the last pair's second game, lost
+    measured = strength.figures([record])
+    assert [(m["players"], m["games"]) for m in measured] == [(3, 6), (4, 4)]
+    games = [arena.Game(**json.loads(line)["game"]) for line in lines[6:10]]
+    for game in games:
+        game.rounds = [(tuple(map(tuple, teams)), tuple(s)) for teams, s in game.rounds]
+    fours = arena.Result(4, "random", "easy", games)
+    mean, half = arena.interval_of(fours.facing())
+    assert measured[1]["facing"] == [round(mean, 4), round(mean - half, 4), round(mean + half, 4)]
+    assert measured[1]["wins"]["easy"][0] == round(sum(fours.wins("easy")) / 2, 4)
+    threes = measured[0]
+    assert table[0].startswith(
+        f"| 3 | easy vs random | 6 | {threes['margin'][0]:+.2f} [{threes['margin'][1]:+.2f},"
+    )
+
+
+def test_the_figures_file_is_written_from_the_records(tmp_path, monkeypatch, capsys):
+    record = tmp_path / "games.jsonl"
+    assert (
+        main(["--players", "3", "--games", "2", "--levels", "random,easy", "--record", str(record)])
+        == 0
+    )
+    written = tmp_path / "strength.json"
+    monkeypatch.setattr(strength, "FIGURES", written)
+    assert strength.main([str(record)]) == 0
+    assert json.loads(written.read_text()) == strength.figures([record])
+    assert strength.main([]) == 2
+    capsys.readouterr()
