@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import hashlib
 import json
 import multiprocessing
@@ -263,19 +264,27 @@ class Record:
             return {}
         games = {}
         for line in self.path.read_text().splitlines():
-            if line.strip():
+            try:
                 entry = json.loads(line)
-                game = entry["game"]
-                game["rounds"] = [
-                    (tuple(tuple(team) for team in teams), tuple(scores))
-                    for teams, scores in game["rounds"]
-                ]
-                games[entry["key"]] = Game(**game)
+            except json.JSONDecodeError:
+                continue  # blank, or cut short by a run killed while writing it
+            game = entry["game"]
+            game["rounds"] = [
+                (tuple(tuple(team) for team in teams), tuple(scores))
+                for teams, scores in game["rounds"]
+            ]
+            games[entry["key"]] = Game(**game)
         return games
 
     def add(self, task: Task, game: Game) -> None:
-        with self.path.open("a") as file:
-            file.write(json.dumps({"key": self.key(task), "game": asdict(game)}) + "\n")
+        line = json.dumps({"key": self.key(task), "game": asdict(game)}) + "\n"
+        with self.path.open("a+b") as file:  # appends, wherever it reads
+            end = file.seek(0, 2)
+            if end:
+                file.seek(end - 1)
+                if file.read(1) != b"\n":
+                    line = "\n" + line  # after a line cut short, on a line of its own
+            file.write(line.encode())
 
 
 def recorded_games(
@@ -285,15 +294,15 @@ def recorded_games(
     others played and added to it as they end."""
     played = record.played() if record else {}
     todo = [task for task in tasks if record is None or record.key(task) not in played]
-    fresh = games_of(todo, jobs)
-    for task in tasks:
-        if record is not None and record.key(task) in played:
-            yield played[record.key(task)], Timings()
-            continue
-        game, spent = next(fresh)
-        if record is not None:
-            record.add(task, game)
-        yield game, spent
+    with contextlib.closing(games_of(todo, jobs)) as fresh:  # its pool ends with the match
+        for task in tasks:
+            if record is not None and record.key(task) in played:
+                yield played[record.key(task)], Timings()
+                continue
+            game, spent = next(fresh)
+            if record is not None:
+                record.add(task, game)
+            yield game, spent
 
 
 @dataclass

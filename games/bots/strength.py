@@ -31,33 +31,46 @@ ORDER = ("random", *LEVELS)  # the arena's levels, weakest first
 
 def figures(paths: Iterable[Path]) -> list[dict[str, Any]]:
     """The figures of every matchup and table size in these record files, the strongest
-    matchup last, smaller tables first."""
-    pairs: dict[str, list[Game]] = {}
+    matchup last, smaller tables first. A game on several files counts once. Where a matchup
+    was played by more than one version of the code (or with other options), only the games
+    of the version last recorded count: the others' bots are not the bots of today."""
+    played: dict[str, Game] = {}
     for path in paths:
-        for key, game in Record(path, "").played().items():
-            _code, players, seed, _levels, options = json.loads(key)
-            # The two games of a pair share everything but which seat has which level.
-            pair = json.dumps([_code, players, seed, sorted(set(game.levels)), options])
-            pairs.setdefault(pair, []).append(game)
-    matchups: dict[tuple[int, str, str], list[Game]] = {}
-    for games in pairs.values():
-        if len(games) != 2:
-            continue  # a match stopped between a pair's two games
-        weak, strong = sorted(set(games[0].levels), key=ORDER.index)
-        matchups.setdefault((len(games[0].levels), weak, strong), []).extend(games)
+        played.update(Record(path, "").played())
+    pairs: dict[str, list[Game]] = {}
+    for key, game in played.items():
+        code, players, seed, _levels, options = json.loads(key)
+        # The two games of a pair share everything but which seat has which level.
+        pair = json.dumps([code, players, seed, sorted(set(game.levels)), options])
+        pairs.setdefault(pair, []).append(game)
+    # (players, weak, strong) -> (code, options) -> games, in the order recorded
+    matchups: dict[tuple[int, str, str], dict[str, list[Game]]] = {}
+    for pair, games in pairs.items():
+        levels = sorted(set(games[0].levels), key=ORDER.index)
+        if len(games) != 2 or len(levels) != 2:
+            continue  # a match stopped between a pair's two games, or a level against itself
+        code, players, _seed, _levels, options = json.loads(pair)
+        versions = matchups.setdefault((players, *levels), {})
+        version = json.dumps([code, options])
+        versions[version] = versions.pop(version, []) + games  # the last recorded, last
     order = sorted(matchups, key=lambda m: (ORDER.index(m[2]), m[0]))
-    return [
-        _figures(Result(players, weak, strong, matchups[players, weak, strong]))
-        for (players, weak, strong) in order
-    ]
+    results = []
+    for players, weak, strong in order:
+        version, games = list(matchups[players, weak, strong].items())[-1]
+        code = json.loads(version)[0]
+        results.append(_figures(Result(players, weak, strong, games)) | {"code": code})
+    return results
 
 
 def _figures(result: Result) -> dict[str, Any]:
-    def spread(values: list[float]) -> list[float] | None:
+    def spread(values: list[float], share: bool = False) -> list[float] | None:
         if not values:
             return None
         mean, half = interval_of(values)
-        return [round(mean, 4), round(mean - half, 4), round(mean + half, 4)]
+        low, high = mean - half, mean + half
+        if share:  # a share's interval stays within 0 and 1 (the normal one may not)
+            low, high = max(0.0, low), min(1.0, high)
+        return [round(mean, 4), round(low, 4), round(high, 4)]
 
     strong, weak = result.strong, result.weak
     return {
@@ -69,14 +82,31 @@ def _figures(result: Result) -> dict[str, Any]:
         "facing_rounds": sum(len(g.facing(strong, weak)) for g in result.games),
         "margin": spread(result.margin()),
         "facing": spread(result.facing()),
-        "wins": {strong: spread(result.wins(strong)), weak: spread(result.wins(weak))},
+        "wins": {
+            strong: spread(result.wins(strong), share=True),
+            weak: spread(result.wins(weak), share=True),
+        },
     }
+
+
+# The fewest games (duplicate pairs times 2) of a matchup and size that the site states: with
+# fewer, the 95% interval (the normal one, 1.96 standard errors) is too narrow to trust.
+PUBLISHED_GAMES = 40
 
 
 @cache
 def measured() -> tuple[dict[str, Any], ...]:
-    """The figures the site states (``strength.json``)."""
+    """The figures on record (``strength.json``)."""
     return tuple(json.loads(FIGURES.read_text()))
+
+
+def published() -> list[dict[str, Any]]:
+    """The figures the site states: the site's levels, over ``PUBLISHED_GAMES`` or more."""
+    return [
+        m
+        for m in measured()
+        if m["games"] >= PUBLISHED_GAMES and {m["strong"], m["weak"]} <= set(LEVELS)
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,10 +114,37 @@ def main(argv: list[str] | None = None) -> int:
     if not paths:
         print("usage: python -m games.bots.strength RECORD.jsonl [...]", file=sys.stderr)
         return 2
-    lines = (json.dumps(entry) for entry in figures(paths))
+    measured = figures(paths)
+    lines = (json.dumps(entry) for entry in measured)
     FIGURES.write_text("[\n" + ",\n".join(lines) + "\n]\n")  # a line a matchup and size
-    print(f"wrote {FIGURES}")
+    print(f"wrote {FIGURES}\n\n{table(measured)}")
     return 0
+
+
+def table(measured: Iterable[dict[str, Any]]) -> str:
+    """The figures as BENCHMARKS.md gives them: a line per matchup and size."""
+
+    def spread(values: list[float] | None, scale: float = 1.0, unit: str = "") -> str:
+        if values is None:
+            return "-"
+        mean, low, high = (scale * v for v in values)
+        if unit:
+            return f"{mean:.1f}{unit} [{low:.1f}{unit}, {high:.1f}{unit}]"
+        return f"{mean:+.2f} [{low:+.2f}, {high:+.2f}]"
+
+    rows = [
+        "| players | matchup | games | margin, pts/round [95%] | margin in facing rounds [95%]"
+        " (facing rounds) | stronger's win rate [95%] | weaker's win rate [95%] |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for m in measured:
+        strong, weak = m["strong"], m["weak"]
+        rows.append(
+            f"| {m['players']} | {strong} vs {weak} | {m['games']} | {spread(m['margin'])} |"
+            f" {spread(m['facing'])} ({m['facing_rounds']} of {m['rounds']}) |"
+            f" {spread(m['wins'][strong], 100, '%')} | {spread(m['wins'][weak], 100, '%')} |"
+        )
+    return "\n".join(rows)
 
 
 if __name__ == "__main__":

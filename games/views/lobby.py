@@ -3,6 +3,8 @@ form, one click against bots, the tutorial; the rules and the site's figures bes
 
 from __future__ import annotations
 
+import math
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
@@ -87,7 +89,7 @@ def bots(request):
     arena measured it (``games.bots.strength``), per table size with its 95% interval."""
     label = dict(User.BotLevel.choices)
     matchups: dict[tuple[str, str], dict] = {}
-    for measured in strength.measured():
+    for measured in strength.published():
         strong, weak = measured["strong"], measured["weak"]
         matchup = matchups.setdefault(
             (strong, weak), {"strong": label[strong], "weak": label[weak], "sizes": []}
@@ -104,6 +106,7 @@ def bots(request):
     context = {
         "matchups": list(matchups.values()),
         "expert_is_hard_at_3": not EXPERT_SEARCHES[3],
+        "fewest_games": strength.PUBLISHED_GAMES,
     }
     return render(request, "games/bots.html", context)
 
@@ -115,13 +118,15 @@ def _spread(figures: list[float] | None, points: bool = False) -> dict | None:
         return None
 
     def shown(value: float) -> str:
-        # number_format cuts digits off rather than rounding them.
+        # Halves up, as a reader rounds (round() takes them to even); number_format would
+        # cut the digits off; and no "-0.0".
         if points:
-            return ("+" if round(value, 1) > 0 else "") + number_format(round(value, 1), 1)
-        return number_format(round(100 * value), 0)
+            tenths = math.floor(value * 10 + 0.5)
+            return ("+" if tenths > 0 else "") + number_format(tenths / 10, 1)
+        return number_format(math.floor(100 * value + 0.5), 0)
 
-    mean, low, high = (shown(v) for v in figures)
-    return {"mean": mean, "low": low, "high": high, "exact": low == high}
+    mean, low, high = figures
+    return {"mean": shown(mean), "low": shown(low), "high": shown(high), "exact": low == high}
 
 
 def tutorial_page(request):

@@ -40,6 +40,9 @@ def test_the_figures_are_the_arenas_report(tmp_path, capsys):
     mean, half = arena.interval_of(fours.facing())
     assert measured[1]["facing"] == [round(mean, 4), round(mean - half, 4), round(mean + half, 4)]
     assert measured[1]["wins"]["easy"][0] == round(sum(fours.wins("easy")) / 2, 4)
+    for m in measured:
+        for mean, low, high in m["wins"].values():
+            assert 0 <= low <= mean <= high <= 1, "a share's interval within 0 and 1"
     threes = measured[0]
     assert table[0].startswith(
         f"| 3 | easy vs random | 6 | {threes['margin'][0]:+.2f} [{threes['margin'][1]:+.2f},"
@@ -56,5 +59,48 @@ def test_the_figures_file_is_written_from_the_records(tmp_path, monkeypatch, cap
     monkeypatch.setattr(strength, "FIGURES", written)
     assert strength.main([str(record)]) == 0
     assert json.loads(written.read_text()) == strength.figures([record])
+    assert "| 3 | easy vs random | 2 |" in capsys.readouterr().out, "and prints the table"
     assert strength.main([]) == 2
     capsys.readouterr()
+
+
+def recorded(path, *args):
+    """Plays a short match into the record at ``path`` (random against easy, 3 players)."""
+    base = ["--players", "3", "--games", "2", "--levels", "random,easy", "--record", str(path)]
+    assert main([*base, *args]) == 0
+
+
+def test_only_the_code_last_recorded_counts_and_a_game_counts_once(tmp_path, monkeypatch, capsys):
+    old, new, copy = (tmp_path / name for name in ("old.jsonl", "new.jsonl", "copy.jsonl"))
+    monkeypatch.setattr(arena, "code_version", lambda: "before")
+    recorded(old, "--games", "4")
+    monkeypatch.setattr(arena, "code_version", lambda: "after")
+    recorded(new)
+    copy.write_text(new.read_text())
+    capsys.readouterr()
+    (measured,) = strength.figures([old, new, copy])
+    assert measured["games"] == 2 and measured["code"] == "after"
+    assert strength.figures([old])[0]["games"] == 4
+
+
+def test_a_line_cut_short_is_passed_over_and_the_next_game_starts_a_line(tmp_path, capsys):
+    record = tmp_path / "games.jsonl"
+    recorded(record)
+    whole = record.read_text()
+    record.write_text(whole[: len(whole) // 3 * 2].rstrip("\n"))  # the run was killed mid-line
+    assert len(arena.Record(record, arena.code_version()).played()) == 1
+    recorded(record)
+    lines = record.read_text().splitlines()
+    assert len(lines) == 3 and len(arena.Record(record, arena.code_version()).played()) == 2
+    capsys.readouterr()
+    assert strength.figures([record])[0]["games"] == 2
+
+
+def test_a_level_against_itself_has_no_figures(tmp_path, capsys):
+    record = tmp_path / "games.jsonl"
+    assert (
+        main(["--players", "3", "--games", "2", "--levels", "easy,easy", "--record", str(record)])
+        == 0
+    )
+    capsys.readouterr()
+    assert strength.figures([record]) == []
