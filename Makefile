@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 LOCK := $(if $(filter production,$(NYET_ENV)),requirements.lock,requirements-dev.lock)
 
-.PHONY: run test format vectors bench messages build lock
+.PHONY: run test format vectors bench messages build lock strength
 
 # Migrates, writes a VAPID key pair for Web Push to vapid-keys.json if there is none (the settings
 # read it when VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are unset, in development only), makes the
@@ -45,6 +45,26 @@ vectors: $(INSTALLED)
 
 bench: $(INSTALLED)
 	$(PY) benchmarks/engine_rounds.py
+
+# Each bot level's strength as the site states it (/bots/, BENCHMARKS.md "Each level's
+# strength"): the arena's matches, each kept in benchmarks/arena/MATCH.jsonl and gone on with
+# where it stopped (games already there are read, not played), then the figures written from
+# them (games/bots/strength.json). Expert's take hours; `make -j2 strength` plays two at once.
+# A match is STRONG-WEAK-PLAYERS, its games GAMES.STRONG-WEAK-PLAYERS or GAMES.STRONG-WEAK.
+GAMES.medium-easy := 200
+GAMES.hard-medium-3 := 40
+GAMES.hard-medium-4 := 60
+GAMES.hard-medium-5 := 100
+GAMES.expert-hard := 100
+MATCHES := $(foreach p,3 4 5,medium-easy-$(p) hard-medium-$(p)) expert-hard-4 expert-hard-5
+part = $(word $(1),$(subst -, ,$(2)))
+strength: $(MATCHES:%=benchmarks/arena/%.match)
+	$(PY) -m games.bots.strength $(MATCHES:%=benchmarks/arena/%.jsonl)
+benchmarks/arena/%.match: FORCE $(INSTALLED)
+	$(PY) -m games.bots.arena --seed 3 --players $(call part,3,$*) \
+		--levels $(call part,2,$*),$(call part,1,$*) \
+		--games $(or $(GAMES.$*),$(GAMES.$(call part,1,$*)-$(call part,2,$*))) \
+		--record benchmarks/arena/$*.jsonl
 
 # Refreshes locale/fr from the code and templates, then compiles it (needs gettext).
 messages: $(INSTALLED)

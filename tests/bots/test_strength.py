@@ -104,3 +104,34 @@ def test_a_level_against_itself_has_no_figures(tmp_path, capsys):
     )
     capsys.readouterr()
     assert strength.figures([record]) == []
+
+
+def test_make_strength_goes_on_with_the_matches_on_record(monkeypatch, capsys):
+    """`make strength` asks the arena for the very games on record (the same seeds, levels and
+    options), so that run again it reads them rather than playing them: here each of its
+    matches, cut to its first pair, plays nothing."""
+    import shlex
+    import subprocess
+
+    dry = subprocess.run(
+        ["make", "-n", "--no-print-directory", "strength", "INSTALLED=pyproject.toml"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.replace("\\\n", " ")
+    commands = [shlex.split(line) for line in dry.splitlines() if "games.bots.arena" in line]
+    matches = {c[c.index("--record") + 1] for c in commands}
+    assert {str(path.relative_to(ROOT)) for path in RECORDS} <= matches, "a match of its own"
+    commands = [c for c in commands if (ROOT / c[c.index("--record") + 1]).exists()]
+
+    def played_again(*args, **kwargs):
+        raise AssertionError(f"a game on record was played again: {args[:3]}")
+
+    monkeypatch.setattr(arena, "play", played_again)
+    monkeypatch.chdir(ROOT)
+    for command in commands:
+        args = command[command.index("games.bots.arena") + 1 :]
+        args[args.index("--games") + 1] = "2"
+        assert main(args) == 0
+    capsys.readouterr()
