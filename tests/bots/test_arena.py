@@ -212,3 +212,13 @@ def test_the_code_version_keeps_to_the_code_not_its_words():
     assert arena.digest({"m.py": code}) == arena.digest({"m.py": reworded})
     assert arena.digest({"m.py": code}) != arena.digest({"m.py": changed})
     assert arena.digest({"a/m.py": code, "b/m.py": changed}) != arena.digest({"a/m.py": code})
+
+
+def test_games_recorded_on_two_processes_are_those_of_one(capsys, tmp_path):
+    """The record holds the games in the order of their tasks, whatever the processes."""
+    args = ["--players", "4", "--games", "4", "--levels", "random,easy"]
+    for jobs in ("1", "2"):
+        assert main([*args, "--jobs", jobs, "--record", str(tmp_path / f"{jobs}.jsonl")]) == 0
+    capsys.readouterr()
+    one, two = ((tmp_path / f"{jobs}.jsonl").read_text() for jobs in ("1", "2"))
+    assert one == two and len(one.splitlines()) == 4
