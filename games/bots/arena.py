@@ -53,7 +53,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -198,7 +198,7 @@ def play_task(task: Task) -> tuple[Game, Timings]:
     return play(task.players, task.seed, task.levels, task.options, timings), timings
 
 
-def games_of(tasks: list[Task], jobs: int) -> Iterator[tuple[Game, Timings]]:
+def games_of(tasks: list[Task], jobs: int) -> Generator[tuple[Game, Timings]]:
     """The games played, in the order of ``tasks``; on ``jobs`` processes at once. Each game
     is decided by its seed and its bots' seeds alone, so the processes change no move."""
     if jobs <= 1:

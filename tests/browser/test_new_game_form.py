@@ -106,10 +106,11 @@ def test_the_keyboard_reaches_the_seats_of_the_chosen_number_only(browser, live_
         page.keyboard.press(key)
         assert players.input_value() == str(count)
         reached = []
-        for _ in range(count):
+        for _ in range(count + 1):
             page.keyboard.press("Tab")
             reached.append(page.evaluate("document.activeElement.id"))
-        assert reached == [f"seat_{p}" for p in range(1, count)] + ["target"], key
+        # The seats shown, then the link to how strong each level is, then the point target.
+        assert reached == [f"seat_{p}" for p in range(1, count)] + ["bots-help", "target"], key
     context.close()
 
 
