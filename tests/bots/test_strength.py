@@ -108,8 +108,9 @@ def test_a_level_against_itself_has_no_figures(tmp_path, capsys):
 
 def test_make_strength_goes_on_with_the_matches_on_record(monkeypatch, capsys):
     """`make strength` asks the arena for the very games on record (the same seeds, levels and
-    options), so that run again it reads them rather than playing them: here each of its
-    matches, cut to its first pair, plays nothing."""
+    options), so that run again by the code that recorded them it reads them rather than
+    playing them: here each of its matches, cut to its first pair, plays nothing. (Other code
+    plays them again, as it should; the records say which code played them.)"""
     import shlex
     import subprocess
 
@@ -133,5 +134,8 @@ def test_make_strength_goes_on_with_the_matches_on_record(monkeypatch, capsys):
     for command in commands:
         args = command[command.index("games.bots.arena") + 1 :]
         args[args.index("--games") + 1] = "2"
+        path = ROOT / args[args.index("--record") + 1]
+        code = json.loads(json.loads(path.read_text().splitlines()[-1])["key"])[0]
+        monkeypatch.setattr(arena, "code_version", lambda code=code: code)
         assert main(args) == 0
     capsys.readouterr()
