@@ -37,63 +37,34 @@ games, and costs three times Hard's time): ``--levels hard,expert`` measures it.
 ``--record FILE`` keeps every game played in FILE (JSON, a line a game) and reads back those
 already on it instead of playing them: a match stopped (or a session ended) goes on where it
 stopped when run again, with more ``--games`` if wanted, and a game is only reused by the code
-that played it (``code_version``). ``python -m games.bots.strength`` turns the records into
-the figures the site states for each level.
+that played it (``games.bots.record``; Expert's searches at the game's size are in its key, so
+a change of ``hard.EXPERT_SEARCHES`` at one size keeps the games of the others).
+``python -m games.bots.strength`` turns the records into the figures the site states.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
 import contextlib
-import hashlib
-import json
 import multiprocessing
 import random
 import statistics
 import sys
 import time
-from collections.abc import Generator, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from games.engine import OVER, apply, game_standings, new_game, to_act, view
 
 from . import LEVELS, RandomBot, make_bot
-from .hard import SEARCHES
-
-# Each level's keyword arguments of make_bot.
-Options = dict[str, dict[str, Any]]
+from .hard import EXPERT_SEARCHES, SEARCHES
+from .record import Game, Options, Record, Task, code_version
 
 Z95 = 1.96
 LADDER = ("easy", "medium", "hard")  # the default --levels: the levels of live tables
 SEARCHERS = ("hard", "expert")  # the levels with --<level>-samples and --<level>-seconds
-
-
-@dataclass
-class Game:
-    """One game's result: points per round and whether each seat won, with the seats' levels;
-    and each round's teams and scores."""
-
-    levels: list[str]
-    per_round: list[float]
-    won: list[bool]
-    rounds: list[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = field(default_factory=list)
-
-    def mean(self, level: str, values: Sequence[float]) -> float:
-        return statistics.fmean(v for v, lv in zip(values, self.levels, strict=True) if lv == level)
-
-    def facing(self, strong: str, weak: str) -> list[float]:
-        """The strong level's points less the weak's in each round in which the levels face
-        each other: each team all of one level. In any other round of 4 players (no bonus) a
-        team holds both levels and its members score alike, so the round adds nothing to the
-        margin; the game's margin is the mean over all its rounds of this difference."""
-        return [
-            self.mean(strong, scores) - self.mean(weak, scores)
-            for teams, scores in self.rounds
-            if all(len({self.levels[s] for s in team}) == 1 for team in teams)
-        ]
 
 
 @dataclass
@@ -183,16 +154,6 @@ def interval_of(values: list[float]) -> tuple[float, float]:
     return mean, half
 
 
-@dataclass
-class Task:
-    """One game to play, sent to a worker process: everything it needs, nothing shared."""
-
-    players: int
-    seed: int
-    levels: list[str]
-    options: Options
-
-
 def play_task(task: Task) -> tuple[Game, Timings]:
     timings = Timings()
     return play(task.players, task.seed, task.levels, task.options, timings), timings
@@ -206,85 +167,6 @@ def games_of(tasks: list[Task], jobs: int) -> Generator[tuple[Game, Timings]]:
         return
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         yield from pool.imap(play_task, tasks)
-
-
-_NO_MOVES = {"arena.py", "strength.py"}  # the bots' modules that decide no move
-
-
-def code_version() -> str:
-    """A digest of the rules' and the bots' code: a game recorded by other code may have gone
-    otherwise, so a record is only reused by the code that played it."""
-    here = Path(__file__).resolve().parent
-    paths = sorted([*here.glob("*.py"), *(here.parent / "engine").glob("*.py")])
-    return digest(
-        {f"{p.parent.name}/{p.name}": p.read_text() for p in paths if p.name not in _NO_MOVES}
-    )
-
-
-def digest(sources: dict[str, str]) -> str:
-    """The code as parsed, less its docstrings (comments are not parsed): a change of words
-    keeps the records."""
-    hashed = hashlib.sha256()
-    for name, source in sorted(sources.items()):
-        tree = ast.parse(source)
-        for node in ast.walk(tree):
-            body = getattr(node, "body", None)
-            if (
-                isinstance(body, list)
-                and body
-                and isinstance(body[0], ast.Expr)
-                and isinstance(body[0].value, ast.Constant)
-                and isinstance(body[0].value.value, str)
-            ):
-                body[0] = ast.Pass()
-        hashed.update(name.encode())
-        hashed.update(ast.dump(tree).encode())
-    return hashed.hexdigest()[:16]
-
-
-@dataclass
-class Record:
-    """A file of games played (JSON, a line a game), so that a long match is played once
-    across several runs: a game whose task is on record is read rather than played again.
-    A game is on record for the same task (table size, seed, levels by seat, the bots'
-    options) played by the same code (``code_version``)."""
-
-    path: Path
-    code: str  # code_version()
-
-    def key(self, task: Task) -> str:
-        return json.dumps(
-            [self.code, task.players, task.seed, task.levels, task.options],
-            sort_keys=True,
-            default=sorted,  # Expert's searches, sets
-        )
-
-    def played(self) -> dict[str, Game]:
-        if not self.path.exists():
-            return {}
-        games = {}
-        for line in self.path.read_text().splitlines():
-            try:
-                entry = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # blank, or cut short by a run killed while writing it
-            game = entry["game"]
-            game["rounds"] = [
-                (tuple(tuple(team) for team in teams), tuple(scores))
-                for teams, scores in game["rounds"]
-            ]
-            games[entry["key"]] = Game(**game)
-        return games
-
-    def add(self, task: Task, game: Game) -> None:
-        line = json.dumps({"key": self.key(task), "game": asdict(game)}) + "\n"
-        with self.path.open("a+b") as file:  # appends, wherever it reads
-            end = file.seek(0, 2)
-            if end:
-                file.seek(end - 1)
-                if file.read(1) != b"\n":
-                    line = "\n" + line  # after a line cut short, on a line of its own
-            file.write(line.encode())
 
 
 def recorded_games(
@@ -389,6 +271,17 @@ SUMMARY = (
 )
 
 
+def at_size(options: Options, players: int, levels: tuple[str, ...]) -> Options:
+    """The options as a game of this size plays them: with Expert, its searches there (those
+    given, else ``hard.EXPERT_SEARCHES``'s), which the record's key names and its digest does
+    not."""
+    if "expert" not in levels:
+        return options
+    expert = options.get("expert", {})
+    searches = expert.get("searches", EXPERT_SEARCHES).get(players, SEARCHES)
+    return options | {"expert": expert | {"searches": {players: searches}}}
+
+
 def matchup(
     players: int,
     games: int,
@@ -403,6 +296,7 @@ def matchup(
 ) -> Result:
     pairs = max(1, (games + 1) // 2)
     rng = random.Random(f"arena/{seed}/{weak}/{strong}")
+    options = at_size(options, players, (weak, strong))
     tasks = [
         Task(players, seed * 1_000_003 + pair, levels, options)
         for pair in range(pairs)

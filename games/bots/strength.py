@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from . import LEVELS
-from .arena import Game, Record, Result, interval_of
+from .arena import Result, interval_of
+from .record import Game, Record
 
 FIGURES = Path(__file__).with_name("strength.json")
 ORDER = ("random", *LEVELS)  # the arena's levels, weakest first

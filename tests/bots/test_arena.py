@@ -1,11 +1,15 @@
 """The arena plays the levels against each other and reports the paired differences."""
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 
-from games.bots import arena, make_bot
+from games.bots import arena, make_bot, record
 from games.bots.arena import main, seatings
+from games.bots.hard import EXPERT_SEARCHES
+from games.bots.record import Record
 
 
 def test_seatings_swap_the_levels_and_balance_the_extra_seat():
@@ -74,7 +78,7 @@ def test_expert_runs_the_searches_it_is_told_at_every_size(capsys, monkeypatch):
     budgets = ["--hard-samples", "1", "--expert-samples", "2", "--expert-board-samples", "2"]
     assert main([*args, *budgets, "--expert-searches", "board,teams"]) == 0
     capsys.readouterr()
-    assert {3: frozenset({"board", "teams"})}.items() <= next(m for m in made if m).items()
+    assert next(m for m in made if m) == {2: frozenset({"board", "teams"})}, "at this size"
     with pytest.raises(SystemExit):
         main([*args, "--expert-searches", "cards,luck"])
 
@@ -209,9 +213,34 @@ def test_the_code_version_keeps_to_the_code_not_its_words():
     code = 'def f(x):\n    """Doubles."""\n    return 2 * x  # twice\n'
     reworded = 'def f(x):\n    """Twice x."""\n    return 2 * x\n'
     changed = 'def f(x):\n    """Doubles."""\n    return 3 * x\n'
-    assert arena.digest({"m.py": code}) == arena.digest({"m.py": reworded})
-    assert arena.digest({"m.py": code}) != arena.digest({"m.py": changed})
-    assert arena.digest({"a/m.py": code, "b/m.py": changed}) != arena.digest({"a/m.py": code})
+    assert record.digest({"m.py": code}) == record.digest({"m.py": reworded})
+    assert record.digest({"m.py": code}) != record.digest({"m.py": changed})
+    assert record.digest({"a/m.py": code, "b/m.py": changed}) != record.digest({"a/m.py": code})
+
+
+def test_experts_searches_by_size_are_in_the_key_not_the_digest():
+    """A change of hard.EXPERT_SEARCHES at one table size keeps the games of the others: the
+    table is left out of the digest and each game's key names its entry for the game's size."""
+    hard = Path(record.__file__).with_name("hard.py").read_text()
+    table = "EXPERT_SEARCHES: dict[int, frozenset[str]] = {"
+    assert table in hard
+    at_4 = hard.replace(table, table + "\n    4: frozenset(),")  # a later key wins
+    assert at_4 != hard and record.digest({"hard.py": at_4}) == record.digest({"hard.py": hard})
+    other = hard.replace("EXPERT_SAMPLES = 500", "EXPERT_SAMPLES = 501")
+    assert other != hard and record.digest({"hard.py": other}) != record.digest({"hard.py": hard})
+
+    options = {"expert": {}, "hard": {}}
+    four, five = (arena.at_size(options, n, ("hard", "expert")) for n in (4, 5))
+    assert four["expert"]["searches"] == {4: EXPERT_SEARCHES[4]}
+    assert five["expert"]["searches"] == {5: EXPERT_SEARCHES[5]}
+    assert arena.at_size(options, 4, ("medium", "hard")) == options, "no Expert, nothing named"
+    chosen = {"expert": {"searches": dict.fromkeys((2, 3, 4, 5), frozenset({"board"}))}}
+    assert arena.at_size(chosen, 3, ("hard", "expert"))["expert"]["searches"] == {
+        3: frozenset({"board"})
+    }
+    keys = Record(Path("-"), "code")
+    task = arena.Task(4, 1, ["hard", "expert"] * 2, four)
+    assert f'"searches": {{"4": {json.dumps(sorted(EXPERT_SEARCHES[4]))}}}' in keys.key(task)
 
 
 def test_games_recorded_on_two_processes_are_those_of_one(capsys, tmp_path):
