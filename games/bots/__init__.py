@@ -6,9 +6,9 @@ random generator, never from the full state.
 
 Levels: ``Easy`` (simple habits), ``Medium`` (hand-evaluation heuristics; also the stand-in for
 a player who times out), ``Hard`` (search over the hidden cards) and ``Expert`` (Hard's search
-with a larger budget, its board tokens searched too, for correspondence games; at each table
-size only the searches of its own that are not shown weaker than Hard's, Hard's choice for the
-rest: ``hard.EXPERT_SEARCHES``). ``RandomBot`` plays any legal move.
+with up to 5 s a move, for correspondence games; at each table size only the searches of its
+own shown not weaker than Hard's, its board tokens and teams at 5 players, Hard's choice for
+the rest: ``hard.EXPERT_SEARCHES``). ``RandomBot`` plays any legal move.
 ``make_bot("hard", seed, clock=time.perf_counter)`` gives Hard its time budget (0.5 s per move
 by default, ``seconds=``; Expert's: 5 s); without a clock it searches a fixed number of deals
 (``samples=``: Hard 100; Expert 500 where its card search is its own, by default nowhere) and is

@@ -307,19 +307,21 @@ EXPERT_TEAM_SAMPLES = 500  # deals for the teams, weighed likewise
 SEARCHES = frozenset({"cards", "board", "teams"})
 # The searches Expert runs at each table size; for any other decision it plays Hard's choice
 # (Hard's search at Hard's budget), so that it is never weaker than Hard where a search of its
-# own has not been shown not to be. At 3 players Expert with all three lost to Hard by 4.10
-# points a round [-6.69, -1.51] (20 games, BENCHMARKS.md): its board search finishes each deal
-# with the teams Medium's heuristic would choose, and once the teams are searched its token
-# loses to Medium's there (benchmarks/board_search.py --teams hard); neither of the others is
-# shown to hold at 3 players on its own, so there Expert is Hard. Its card search (500 deals
-# for a card, a discard or a pass) was never measured stronger than Hard's 100 (3 players
-# -0.46 [-1.22, +0.30] a round, 4 players -0.33 [-0.67, +0.00]) and was two thirds of its
-# time, so Expert plays Hard's cards everywhere (issue 37).
+# own has not been shown to hold (issue 37). At 3 players Expert with all three lost to Hard by
+# 4.10 points a round [-6.69, -1.51] (20 games, BENCHMARKS.md): its board search finishes each
+# deal with the teams Medium's heuristic would choose, and once the teams are searched its
+# token loses to Medium's there (benchmarks/board_search.py --teams hard). At 4 players its
+# board and team searches lost too: -0.41 [-1.17, +0.34] a round over 66 games, its seats
+# winning 18.9% of their games to Hard's 31.1% (benchmarks/arena/withdrawn/). At 2 players
+# they were never measured. So only at 5 players does Expert search on its own. Its card
+# search (500 deals for a card, a discard or a pass) was never measured stronger than Hard's
+# 100 (3 players -0.46 [-1.22, +0.30] a round, 4 players -0.33 [-0.67, +0.00]) and was two
+# thirds of its time, so Expert plays Hard's cards everywhere.
 _BOARD_AND_TEAMS = frozenset({"board", "teams"})
 EXPERT_SEARCHES: dict[int, frozenset[str]] = {
-    2: _BOARD_AND_TEAMS,
+    2: frozenset(),
     3: frozenset(),
-    4: _BOARD_AND_TEAMS,
+    4: frozenset(),
     5: _BOARD_AND_TEAMS,
 }
 
@@ -331,7 +333,7 @@ class Expert(Hard):
     search, ``EXPERT_SAMPLES`` deals per card, discard or pass without a clock (reproducible),
     else up to ``seconds`` per move (and at most ``MAX_SAMPLES`` deals). At each table size it
     runs only the searches of ``searches`` (``EXPERT_SEARCHES``: by default its board and its
-    teams, nothing at 3 players); for the other decisions it searches as Hard does, over
+    teams at 5 players, nothing below); for the other decisions it searches as Hard does, over
     ``hard_samples`` deals (``hard_team_samples`` for the teams), within ``seconds`` with a
     clock, and places its tokens as Medium does."""
 

@@ -4,6 +4,7 @@ form, one click against bots, the tutorial; the rules and the site's figures bes
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -11,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.http import urlencode
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -105,10 +107,17 @@ def bots(request):
         )
     context = {
         "matchups": list(matchups.values()),
-        "expert_is_hard_at_3": not EXPERT_SEARCHES[3],
+        # Where Expert runs no search of its own it is Hard (hard.EXPERT_SEARCHES).
+        "expert_own": _sizes(n for n in PLAYER_COUNTS if EXPERT_SEARCHES.get(n)),
+        "expert_as_hard": _sizes(n for n in PLAYER_COUNTS if not EXPERT_SEARCHES.get(n)),
         "fewest_games": strength.PUBLISHED_GAMES,
     }
     return render(request, "games/bots.html", context)
+
+
+def _sizes(players: Iterable[int]) -> str:
+    """Table sizes as a reader lists them: "2, 3 or 4"."""
+    return get_text_list([str(n) for n in players], _("or"))
 
 
 def _spread(figures: list[float] | None, points: bool = False) -> dict | None:

@@ -41,7 +41,8 @@ def test_the_page_states_each_published_figure_with_its_interval(client):
             mean, low, high = figures["wins"][level]
             exact = "" if low == high else f" ({percent(low)} to {percent(high)}%)"
             assert f"{percent(mean)}%{exact}" in text
-    assert "With 3 players Expert plays as Hard does" in text
+    assert "With 2, 3 or 4 players Expert plays as Hard does" in text
+    assert "With 5 players, before it places a token on the board it tries out" in text
 
 
 def test_a_matchup_with_few_games_or_a_level_the_site_has_not_is_left_out(client, monkeypatch):
