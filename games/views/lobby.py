@@ -100,6 +100,7 @@ def bots(request):
             {
                 "players": measured["players"],
                 "games": measured["games"],
+                "margin": _spread(measured["margin"], points=True),
                 "facing": _spread(measured["facing"], points=True),
                 "strong_wins": _spread(measured["wins"][strong]),
                 "weak_wins": _spread(measured["wins"][weak]),

@@ -35,8 +35,9 @@ def test_the_page_states_each_published_figure_with_its_interval(client):
     for figures in published:
         strong, weak = figures["strong"].title(), figures["weak"].title()
         assert f"{strong} against {weak}" in text
-        mean, low, high = figures["facing"]
-        assert f"{points(mean)} ({points(low)} to {points(high)})" in text, figures
+        for measure in ("margin", "facing"):
+            mean, low, high = figures[measure]
+            assert f"{points(mean)} ({points(low)} to {points(high)})" in text, figures
         for level in (figures["strong"], figures["weak"]):
             mean, low, high = figures["wins"][level]
             exact = "" if low == high else f" ({percent(low)} to {percent(high)}%)"
